@@ -1,0 +1,82 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * task_diag: the cred group, the Uid/Gid/Groups/Cap* lines of
+ * /proc/PID/status, with ids mapped into the requester's user namespace.
+ */
+#include <linux/cred.h>
+#include <linux/slab.h>
+#include <linux/uidgid.h>
+
+#include <linux/task_diag.h>
+#include "task_diag.h"
+
+static u64 td_cap_u64(const kernel_cap_t *c)
+{
+	BUILD_BUG_ON(_KERNEL_CAPABILITY_U32S != 2);
+	return (u64)c->cap[1] << 32 | c->cap[0];
+}
+
+static int td_put_groups(struct sk_buff *skb, const struct group_info *gi,
+			 struct user_namespace *uns)
+{
+	struct nlattr *attr;
+	u32 *ids;
+	int i;
+
+	attr = nla_reserve(skb, TASK_DIAG_A_CRED_GROUPS, gi->ngroups * sizeof(u32));
+	if (!attr)
+		return -EMSGSIZE;
+	ids = nla_data(attr);
+	for (i = 0; i < gi->ngroups; i++)
+		ids[i] = from_kgid_munged(uns, gi->gid[i]);
+	return 0;
+}
+
+/**
+ * td_cred_fill() - write the cred group of one task
+ * @skb: the message, with the cred nest open
+ * @ctx: the task
+ *
+ * The task's objective credentials, as task_state() and task_cap() show
+ * them; unmapped ids read as the overflow id.
+ *
+ * Return: 0, or -EMSGSIZE when @skb is full.
+ */
+static int td_cred_fill(struct sk_buff *skb, struct td_task_ctx *ctx)
+{
+	struct user_namespace *uns = ctx->subj->sender->user_ns;
+	const struct cred *c;
+	int err = -EMSGSIZE;
+
+	c = get_task_cred(ctx->task);
+	if (nla_put_u32(skb, TASK_DIAG_A_CRED_UID, from_kuid_munged(uns, c->uid)) ||
+	    nla_put_u32(skb, TASK_DIAG_A_CRED_EUID, from_kuid_munged(uns, c->euid)) ||
+	    nla_put_u32(skb, TASK_DIAG_A_CRED_SUID, from_kuid_munged(uns, c->suid)) ||
+	    nla_put_u32(skb, TASK_DIAG_A_CRED_FSUID, from_kuid_munged(uns, c->fsuid)) ||
+	    nla_put_u32(skb, TASK_DIAG_A_CRED_GID, from_kgid_munged(uns, c->gid)) ||
+	    nla_put_u32(skb, TASK_DIAG_A_CRED_EGID, from_kgid_munged(uns, c->egid)) ||
+	    nla_put_u32(skb, TASK_DIAG_A_CRED_SGID, from_kgid_munged(uns, c->sgid)) ||
+	    nla_put_u32(skb, TASK_DIAG_A_CRED_FSGID, from_kgid_munged(uns, c->fsgid)) ||
+	    td_put_groups(skb, c->group_info, uns) ||
+	    nla_put_u64_64bit(skb, TASK_DIAG_A_CRED_CAP_INHERITABLE,
+			      td_cap_u64(&c->cap_inheritable), TASK_DIAG_A_CRED_PAD) ||
+	    nla_put_u64_64bit(skb, TASK_DIAG_A_CRED_CAP_PERMITTED,
+			      td_cap_u64(&c->cap_permitted), TASK_DIAG_A_CRED_PAD) ||
+	    nla_put_u64_64bit(skb, TASK_DIAG_A_CRED_CAP_EFFECTIVE,
+			      td_cap_u64(&c->cap_effective), TASK_DIAG_A_CRED_PAD) ||
+	    nla_put_u64_64bit(skb, TASK_DIAG_A_CRED_CAP_BOUNDING,
+			      td_cap_u64(&c->cap_bset), TASK_DIAG_A_CRED_PAD) ||
+	    nla_put_u64_64bit(skb, TASK_DIAG_A_CRED_CAP_AMBIENT,
+			      td_cap_u64(&c->cap_ambient), TASK_DIAG_A_CRED_PAD))
+		goto out_put_cred;
+	err = 0;
+out_put_cred:
+	put_cred(c);
+	return err;
+}
+
+const struct td_group td_cred_group = {
+	.show = TASK_DIAG_SHOW_CRED,
+	.attr = TASK_DIAG_A_TASK_CRED,
+	.fill = td_cred_fill,
+};

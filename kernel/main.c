@@ -1,0 +1,464 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * task_diag: per-task information over generic netlink.
+ *
+ * The core: the family, its request policy, the task walk shared by doit
+ * and dumpit, and fill_task(), which writes one task's message from the
+ * groups the request asked for.
+ */
+#include <linux/cred.h>
+#include <linux/module.h>
+#include <linux/pid_namespace.h>
+#include <linux/threads.h>
+#include <linux/sched/mm.h>
+#include <linux/sched/signal.h>
+#include <linux/sched/task.h>
+#include <net/genetlink.h>
+#include <net/sock.h>
+
+#include <linux/task_diag.h>
+#include "task_diag.h"
+
+static const struct td_group *const td_groups[] = {
+	&td_base_group,
+	&td_stat_group,
+	&td_statm_group,
+	&td_io_group,
+	&td_status_group,
+	&td_cred_group,
+	&td_cmdline_group,
+};
+
+static struct netlink_range_validation td_pid_range = {
+	.min = 1,
+	.max = PID_MAX_LIMIT,
+};
+
+static const struct nla_policy td_req_policy[TASK_DIAG_A_REQ_MAX + 1] = {
+	[TASK_DIAG_A_REQ_SCOPE] = NLA_POLICY_RANGE(NLA_U32, TASK_DIAG_SCOPE_ALL_PROCESSES,
+						   TASK_DIAG_SCOPE_MAX),
+	[TASK_DIAG_A_REQ_PID] = NLA_POLICY_FULL_RANGE(NLA_U32, &td_pid_range),
+	[TASK_DIAG_A_REQ_SHOW] = NLA_POLICY_MASK(NLA_U32, TASK_DIAG_SHOW_ALL),
+};
+
+/**
+ * struct td_dump - the dump cursor, cast over netlink_callback::ctx
+ * @subj: the requester, fixed by td_dump_start()
+ * @target: the process named by PID (scopes task, threads, children)
+ * @scope: enum task_diag_scope
+ * @show: TASK_DIAG_SHOW_* mask
+ * @next_nr: the smallest pid (in @subj.ns) not yet written; advanced only
+ *           after a task was completely written, so a dump resumes by key
+ */
+struct td_dump {
+	struct td_subject *subj;
+	struct pid *target;
+	u32 scope;
+	u32 show;
+	u32 next_nr;
+};
+
+/* One task's largest reply: all groups (~2 KiB) and a cmdline at its cap. */
+#define TD_DO_MSG_SIZE (16 * 1024)
+
+static struct genl_family td_family;
+
+static struct td_dump *td_dump_ctx(struct netlink_callback *cb)
+{
+	BUILD_BUG_ON(sizeof(struct td_dump) > sizeof(cb->ctx));
+	return (struct td_dump *)cb->ctx;
+}
+
+/* Whole-process values (as /proc/PID) or per-thread (as /proc/PID/task/TID). */
+static bool td_scope_whole(u32 scope)
+{
+	return scope != TASK_DIAG_SCOPE_ALL_THREADS && scope != TASK_DIAG_SCOPE_THREADS;
+}
+
+static void td_subject_free(struct td_subject *s)
+{
+	if (!s)
+		return;
+	put_cred(s->sender);
+	if (s->opener)
+		put_cred(s->opener);
+	put_pid(s->sender_tgid);
+	kfree(s);
+}
+
+/*
+ * Fix the subject while still in the sender's context: its credentials,
+ * the credentials the socket was opened with, and its pid namespace.
+ */
+static struct td_subject *td_subject_new(struct sk_buff *skb)
+{
+	struct sock *sk = NETLINK_CB(skb).sk;
+	struct td_subject *s;
+
+	s = kzalloc(sizeof(*s), GFP_KERNEL);
+	if (!s)
+		return NULL;
+	s->sender = get_current_cred();
+	if (sk && sk->sk_socket && sk->sk_socket->file)
+		s->opener = get_cred(sk->sk_socket->file->f_cred);
+	s->sender_tgid = get_pid(task_tgid(current));
+	/* A struct pid holds a reference on the namespace it lives in. */
+	s->ns = task_active_pid_ns(current);
+	return s;
+}
+
+/**
+ * td_task_mm() - the task's mm, looked up once per task
+ * @ctx: the task being written
+ *
+ * Return: a referenced mm put by td_fill_task(), or NULL for kernel
+ * threads and exiting tasks. May sleep only on the put side.
+ */
+struct mm_struct *td_task_mm(struct td_task_ctx *ctx)
+{
+	if (!ctx->mm_done) {
+		ctx->mm = get_task_mm(ctx->task);
+		ctx->mm_done = true;
+	}
+	return ctx->mm;
+}
+
+/*
+ * Write one task's message. Return 0, -EMSGSIZE if the skb is full (nothing
+ * of the task is left in it), or -ESRCH if the task is gone from the
+ * namespace.
+ */
+static int td_fill_task(struct sk_buff *skb, const struct td_subject *subj,
+			struct task_struct *task, u32 show, bool whole,
+			u32 portid, u32 seq, int flags)
+{
+	struct td_task_ctx ctx = {
+		.subj = subj,
+		.task = task,
+		.whole = whole,
+		.perm = -1,
+	};
+	struct nlattr *nest;
+	pid_t nr, tgid;
+	void *hdr;
+	int i, err;
+
+	nr = task_pid_nr_ns(task, subj->ns);
+	tgid = task_tgid_nr_ns(task, subj->ns);
+	if (!nr || !tgid)
+		return -ESRCH;
+
+	hdr = genlmsg_put(skb, portid, seq, &td_family, flags, TASK_DIAG_CMD_GET);
+	if (!hdr)
+		return -EMSGSIZE;
+
+	err = -EMSGSIZE;
+	if (nla_put_u32(skb, TASK_DIAG_A_TASK_PID, nr) ||
+	    nla_put_u32(skb, TASK_DIAG_A_TASK_TGID, tgid))
+		goto err_cancel;
+
+	for (i = 0; i < ARRAY_SIZE(td_groups); i++) {
+		const struct td_group *g = td_groups[i];
+
+		if (!(show & g->show))
+			continue;
+		if (g->flat) {
+			err = g->fill(skb, &ctx);
+			if (err && err != -ENOENT)
+				goto err_cancel;
+			continue;
+		}
+		err = -EMSGSIZE;
+		nest = nla_nest_start(skb, g->attr);
+		if (!nest)
+			goto err_cancel;
+		err = g->fill(skb, &ctx);
+		if (err == -ENOENT) {
+			nla_nest_cancel(skb, nest);
+			continue;
+		}
+		if (err)
+			goto err_cancel;
+		nla_nest_end(skb, nest);
+	}
+	if (ctx.mm)
+		mmput(ctx.mm);
+	genlmsg_end(skb, hdr);
+	return 0;
+
+err_cancel:
+	if (ctx.mm)
+		mmput(ctx.mm);
+	genlmsg_cancel(skb, hdr);
+	return err;
+}
+
+/*
+ * Does @task belong to the dump? Called under rcu_read_lock() with the
+ * task that @pid names for @type.
+ */
+static bool td_scope_match(const struct td_dump *d, struct task_struct *task)
+{
+	switch (d->scope) {
+	case TASK_DIAG_SCOPE_THREADS:
+		return task_tgid(task) == d->target;
+	case TASK_DIAG_SCOPE_CHILDREN:
+		return task_tgid(rcu_dereference(task->real_parent)) == d->target;
+	default:
+		return true;
+	}
+}
+
+/*
+ * The first task of the dump whose pid is at least d->next_nr, referenced,
+ * with d->next_nr set to its pid; NULL when the walk is over. Pids are
+ * walked in ascending order in the requester's namespace, so the walk
+ * resumes by key whatever happened between two calls.
+ */
+static struct task_struct *td_next_task(struct td_dump *d)
+{
+	enum pid_type type = td_scope_whole(d->scope) ? PIDTYPE_TGID : PIDTYPE_PID;
+	struct task_struct *task = NULL;
+	unsigned int skipped = 0;
+	struct pid *pid;
+
+	if (d->scope == TASK_DIAG_SCOPE_TASK) {
+		/* One task: the one PID names, once. */
+		if (d->next_nr)
+			return NULL;
+		rcu_read_lock();
+		task = pid_task(d->target, PIDTYPE_PID);
+		if (task)
+			get_task_struct(task);
+		rcu_read_unlock();
+		d->next_nr = 1;
+		return task;
+	}
+
+	rcu_read_lock();
+	for (;;) {
+		pid = find_ge_pid(d->next_nr, d->subj->ns);
+		if (!pid)
+			break;
+		d->next_nr = pid_nr_ns(pid, d->subj->ns);
+		task = pid_task(pid, type);
+		if (task && td_scope_match(d, task)) {
+			get_task_struct(task);
+			break;
+		}
+		task = NULL;
+		d->next_nr++;
+		/* Long runs of pids that are not ours: let others in. */
+		if (++skipped % 1024 == 0) {
+			rcu_read_unlock();
+			cond_resched();
+			rcu_read_lock();
+		}
+	}
+	rcu_read_unlock();
+	return task;
+}
+
+static int td_parse_req(struct nlattr **attrs, bool dump, u32 *scope, u32 *show,
+			struct pid **target, const struct td_subject *subj,
+			struct netlink_ext_ack *extack)
+{
+	u32 nr = 0;
+
+	*scope = dump ? TASK_DIAG_SCOPE_ALL_PROCESSES : TASK_DIAG_SCOPE_TASK;
+	if (attrs[TASK_DIAG_A_REQ_SCOPE])
+		*scope = nla_get_u32(attrs[TASK_DIAG_A_REQ_SCOPE]);
+	*show = attrs[TASK_DIAG_A_REQ_SHOW] ? nla_get_u32(attrs[TASK_DIAG_A_REQ_SHOW]) : 0;
+	if (attrs[TASK_DIAG_A_REQ_PID])
+		nr = nla_get_u32(attrs[TASK_DIAG_A_REQ_PID]);
+	*target = NULL;
+
+	if (!dump && *scope != TASK_DIAG_SCOPE_TASK) {
+		NL_SET_ERR_MSG_ATTR(extack, attrs[TASK_DIAG_A_REQ_SCOPE],
+				    "only the task scope can be used without NLM_F_DUMP");
+		return -EINVAL;
+	}
+
+	switch (*scope) {
+	case TASK_DIAG_SCOPE_ALL_PROCESSES:
+	case TASK_DIAG_SCOPE_ALL_THREADS:
+		if (nr) {
+			NL_SET_ERR_MSG_ATTR(extack, attrs[TASK_DIAG_A_REQ_PID],
+					    "this scope takes no pid");
+			return -EINVAL;
+		}
+		return 0;
+	default:
+		break;
+	}
+
+	if (!nr) {
+		NL_SET_ERR_MSG(extack, "this scope needs the pid attribute");
+		return -EINVAL;
+	}
+	rcu_read_lock();
+	*target = get_pid(find_pid_ns(nr, subj->ns));
+	rcu_read_unlock();
+	if (!*target || !pid_task(*target, PIDTYPE_PID)) {
+		put_pid(*target);
+		*target = NULL;
+		NL_SET_ERR_MSG_ATTR(extack, attrs[TASK_DIAG_A_REQ_PID], "no such pid");
+		return -ESRCH;
+	}
+	if (*scope != TASK_DIAG_SCOPE_TASK && !pid_task(*target, PIDTYPE_TGID)) {
+		put_pid(*target);
+		*target = NULL;
+		NL_SET_ERR_MSG_ATTR(extack, attrs[TASK_DIAG_A_REQ_PID],
+				    "pid is not a process (thread-group leader)");
+		return -ESRCH;
+	}
+	return 0;
+}
+
+static int td_dump_start(struct netlink_callback *cb)
+{
+	const struct genl_dumpit_info *info = genl_dumpit_info(cb);
+	struct td_dump *d = td_dump_ctx(cb);
+	int err;
+
+	memset(d, 0, sizeof(*d));
+	d->subj = td_subject_new(cb->skb);
+	if (!d->subj)
+		return -ENOMEM;
+	err = td_parse_req(info->attrs, true, &d->scope, &d->show, &d->target,
+			   d->subj, cb->extack);
+	if (err) {
+		td_subject_free(d->subj);
+		d->subj = NULL;
+	}
+	return err;
+}
+
+static int td_dump_done(struct netlink_callback *cb)
+{
+	struct td_dump *d = td_dump_ctx(cb);
+
+	put_pid(d->target);
+	td_subject_free(d->subj);
+	return 0;
+}
+
+static int td_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
+{
+	struct td_dump *d = td_dump_ctx(cb);
+	bool whole = td_scope_whole(d->scope);
+	struct task_struct *task;
+	u32 first = d->next_nr;
+	int err;
+
+	while ((task = td_next_task(d))) {
+		err = td_fill_task(skb, d->subj, task, d->show, whole,
+				   NETLINK_CB(cb->skb).portid, cb->nlh->nlmsg_seq,
+				   NLM_F_MULTI);
+		put_task_struct(task);
+		if (err && err != -ESRCH) {
+			/*
+			 * Full (or out of memory): the next call retries this
+			 * task. If not even one task fits, the reader's buffer
+			 * is too small: fail rather than loop.
+			 */
+			if (!skb->len) {
+				d->next_nr = first;
+				return err;
+			}
+			break;
+		}
+		/* Written, or gone since we found it: either way, move on. */
+		d->next_nr++;
+		cond_resched();
+	}
+	return skb->len;
+}
+
+static int td_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	struct td_subject *subj;
+	struct task_struct *task;
+	struct sk_buff *msg;
+	struct pid *target;
+	u32 scope, show;
+	int err;
+
+	subj = td_subject_new(skb);
+	if (!subj)
+		return -ENOMEM;
+	err = td_parse_req(info->attrs, false, &scope, &show, &target, subj,
+			   info->extack);
+	if (err)
+		goto err_free_subj;
+
+	err = -ESRCH;
+	task = get_pid_task(target, PIDTYPE_PID);
+	if (!task) {
+		GENL_SET_ERR_MSG(info, "the task exited");
+		goto err_put_target;
+	}
+
+	err = -ENOMEM;
+	/* Room for the largest task: every group plus a full cmdline. */
+	msg = genlmsg_new(TD_DO_MSG_SIZE, GFP_KERNEL);
+	if (!msg)
+		goto err_put_task;
+	err = td_fill_task(msg, subj, task, show, true, info->snd_portid,
+			   info->snd_seq, 0);
+	if (err) {
+		nlmsg_free(msg);
+		if (err == -ESRCH)
+			GENL_SET_ERR_MSG(info, "the task exited");
+		goto err_put_task;
+	}
+	err = genlmsg_reply(msg, info);
+
+err_put_task:
+	put_task_struct(task);
+err_put_target:
+	put_pid(target);
+err_free_subj:
+	td_subject_free(subj);
+	return err;
+}
+
+static const struct genl_ops td_ops[] = {
+	{
+		.cmd = TASK_DIAG_CMD_GET,
+		.doit = td_doit,
+		.start = td_dump_start,
+		.dumpit = td_dumpit,
+		.done = td_dump_done,
+		.policy = td_req_policy,
+		.maxattr = TASK_DIAG_A_REQ_MAX,
+	},
+};
+
+static struct genl_family td_family __ro_after_init = {
+	.name = TASK_DIAG_FAMILY_NAME,
+	.version = TASK_DIAG_FAMILY_VERSION,
+	.netnsok = true,
+	.module = THIS_MODULE,
+	.ops = td_ops,
+	.n_ops = ARRAY_SIZE(td_ops),
+	.resv_start_op = TASK_DIAG_CMD_GET,
+};
+
+static int __init td_init(void)
+{
+	return genl_register_family(&td_family);
+}
+
+static void __exit td_exit(void)
+{
+	genl_unregister_family(&td_family);
+}
+
+module_init(td_init);
+module_exit(td_exit);
+
+MODULE_LICENSE("GPL");
+MODULE_AUTHOR("task_diag developers");
+MODULE_DESCRIPTION("task_diag: per-task information over generic netlink");
+MODULE_ALIAS_GENL_FAMILY(TASK_DIAG_FAMILY_NAME);

@@ -1,0 +1,155 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * task_diag: who may see the fields procfs guards with a ptrace read check.
+ *
+ * ptrace_may_access() is not exported to modules. This re-implements the
+ * discretionary part of __ptrace_may_access(PTRACE_MODE_READ_FSCREDS) for a
+ * credential fixed at request time; the LSM hook (Yama, SELinux, ...) cannot
+ * be called from a module. The ptrace_cap_only parameter closes that gap
+ * for those who need it by requiring CAP_SYS_PTRACE.
+ */
+#include <linux/capability.h>
+#include <linux/cred.h>
+#include <linux/module.h>
+#include <linux/sched/coredump.h>
+#include <linux/sched/mm.h>
+#include <linux/user_namespace.h>
+
+#include "task_diag.h"
+
+bool td_ptrace_cap_only;
+module_param_named(ptrace_cap_only, td_ptrace_cap_only, bool, 0644);
+MODULE_PARM_DESC(ptrace_cap_only,
+		 "Send ptrace-guarded fields (io, stat addresses, wchan, exit code) only to requesters with CAP_SYS_PTRACE in the initial user namespace (default: procfs rules)");
+
+/*
+ * ns_capable() for a stored credential instead of current's: the dump may
+ * be continued by whichever process reads the socket. security_capable() is
+ * not exported, so borrow the credential for the duration of the check.
+ */
+static bool td_cred_capable(const struct cred *cred, struct user_namespace *ns,
+			    int cap)
+{
+	const struct cred *old;
+	bool ok;
+
+	if (cred == current_cred())
+		return ns_capable_noaudit(ns, cap);
+	old = override_creds(cred);
+	ok = ns_capable_noaudit(ns, cap);
+	revert_creds(old);
+	return ok;
+}
+
+/* The DAC part of __ptrace_may_access(task, PTRACE_MODE_READ_FSCREDS). */
+static bool td_cred_may_read(const struct cred *cred, struct task_struct *task)
+{
+	const struct cred *tcred;
+	struct mm_struct *mm;
+	bool ok;
+
+	if (td_ptrace_cap_only)
+		return td_cred_capable(cred, &init_user_ns, CAP_SYS_PTRACE);
+
+	rcu_read_lock();
+	tcred = __task_cred(task);
+	ok = (uid_eq(cred->fsuid, tcred->euid) &&
+	      uid_eq(cred->fsuid, tcred->suid) &&
+	      uid_eq(cred->fsuid, tcred->uid) &&
+	      gid_eq(cred->fsgid, tcred->egid) &&
+	      gid_eq(cred->fsgid, tcred->sgid) &&
+	      gid_eq(cred->fsgid, tcred->gid)) ||
+	     td_cred_capable(cred, tcred->user_ns, CAP_SYS_PTRACE);
+	rcu_read_unlock();
+	if (!ok)
+		return false;
+
+	/* Pairs with the write barrier in commit_creds(), as in ptrace. */
+	smp_rmb();
+	task_lock(task);
+	mm = task->mm;
+	if (mm)
+		ok = get_dumpable(mm) == SUID_DUMP_USER ||
+		     td_cred_capable(cred, mm->user_ns, CAP_SYS_PTRACE);
+	else
+		ok = task->user_dumpable ||
+		     td_cred_capable(cred, &init_user_ns, CAP_SYS_PTRACE);
+	task_unlock(task);
+	return ok;
+}
+
+/**
+ * td_may_read() - may the requester see @ctx->task's guarded fields?
+ * @ctx: the task being written; the answer is cached in it
+ *
+ * True when both the sender's and the socket opener's credentials pass the
+ * check procfs makes before showing /proc/PID/io or the guarded /proc/PID/stat
+ * fields. The sender's own thread group always passes, as in ptrace.
+ */
+bool td_may_read(struct td_task_ctx *ctx)
+{
+	const struct td_subject *s = ctx->subj;
+	bool ok;
+
+	if (ctx->perm >= 0)
+		return ctx->perm;
+
+	if (!td_ptrace_cap_only && task_tgid(ctx->task) == s->sender_tgid)
+		ok = true;
+	else
+		ok = td_cred_may_read(s->sender, ctx->task);
+	ok = ok && (!s->opener || td_cred_may_read(s->opener, ctx->task));
+	ctx->perm = ok;
+	return ok;
+}
+
+/*
+ * The owner procfs gives /proc/PID/io (task_dump_owner()): root for kernel
+ * threads and tasks without an mm, the mm's root for non-dumpable tasks,
+ * else the task's euid. The file is mode 0400.
+ */
+static bool td_cred_may_open_io(const struct cred *cred, struct task_struct *task)
+{
+	struct mm_struct *mm;
+	kuid_t owner;
+
+	if (task->flags & PF_KTHREAD) {
+		owner = GLOBAL_ROOT_UID;
+	} else {
+		task_lock(task);
+		mm = task->mm;
+		if (!mm)
+			owner = GLOBAL_ROOT_UID;
+		else if (get_dumpable(mm) != SUID_DUMP_USER)
+			owner = make_kuid(mm->user_ns, 0);
+		else
+			owner = task_euid(task);
+		task_unlock(task);
+	}
+	if (uid_eq(cred->fsuid, owner))
+		return true;
+	/* generic_permission(): DAC overrides, if the owner maps into the caller's namespace. */
+	return kuid_has_mapping(cred->user_ns, owner) &&
+	       (td_cred_capable(cred, cred->user_ns, CAP_DAC_READ_SEARCH) ||
+		td_cred_capable(cred, cred->user_ns, CAP_DAC_OVERRIDE));
+}
+
+/**
+ * td_may_read_io() - may the requester see @ctx->task's io group?
+ * @ctx: the task being written
+ *
+ * /proc/PID/io adds file permissions to the ptrace read check: it is mode
+ * 0400 and owned by root for tasks without an mm (zombies) or that are not
+ * dumpable. Both credentials must pass both checks.
+ */
+bool td_may_read_io(struct td_task_ctx *ctx)
+{
+	const struct td_subject *s = ctx->subj;
+
+	if (!td_may_read(ctx))
+		return false;
+	if (td_ptrace_cap_only)
+		return true;
+	return td_cred_may_open_io(s->sender, ctx->task) &&
+	       (!s->opener || td_cred_may_open_io(s->opener, ctx->task));
+}

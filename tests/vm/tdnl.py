@@ -1,0 +1,193 @@
+# SPDX-License-Identifier: GPL-2.0
+"""A small task_diag client written from the ABI alone, in pure Python.
+
+It shares no code with the module or with libtaskdiag: it reads the
+attribute numbers and types out of include/uapi/linux/task_diag.h, speaks
+generic netlink over a raw socket and decodes replies by hand, so the
+integration tests can hold the module against /proc with an independent
+oracle on both sides.
+"""
+import errno
+import os
+import re
+import socket
+import struct
+
+NETLINK_GENERIC = 16
+NETLINK_EXT_ACK = 11
+SOL_NETLINK = 270
+NLMSG_ERROR, NLMSG_DONE = 2, 3
+NLM_F_REQUEST, NLM_F_MULTI, NLM_F_ACK, NLM_F_DUMP = 1, 2, 4, 0x300
+NLM_F_ACK_TLVS = 0x200
+NLMSGERR_ATTR_MSG = 1
+GENL_ID_CTRL, CTRL_CMD_GETFAMILY = 0x10, 3
+CTRL_ATTR_FAMILY_ID, CTRL_ATTR_FAMILY_NAME, CTRL_ATTR_VERSION = 1, 2, 3
+NLA_TYPE_MASK = 0x3FFF
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+HEADER = os.path.join(HERE, "..", "..", "include", "uapi", "linux", "task_diag.h")
+
+
+class ABI:
+    """Names, values and types parsed from the uapi header."""
+
+    def __init__(self, path=HEADER):
+        text = open(path).read()
+        self.consts = {}
+        for name, val in re.findall(r"#define\s+(TASK_DIAG_\w+)\s+(\d+|\"\w+\")", text):
+            self.consts[name] = val.strip('"') if val.startswith('"') else int(val)
+        self.sets = {}  # set -> {value: (name, type)}
+        self.enums = {}
+        for body in re.findall(r"enum\s*\w*\s*\{(.*?)\};", text, re.S):
+            val = -1
+            for line in body.splitlines():
+                m = re.match(r"\s*(TASK_DIAG_\w+)\s*(?:=\s*([^,]+))?,?\s*(?:/\*\s*(.*?)\s*\*/)?", line)
+                if not m or m.group(1).startswith("__") or m.group(1).endswith("_MAX"):
+                    continue
+                name, expr, comment = m.groups()
+                val = int(expr, 0) if expr and expr.strip().isdigit() else val + 1
+                self.enums[name] = val
+                a = re.match(r"TASK_DIAG_A_([A-Z]+)_(\w+)", name)
+                if a:
+                    kind = "pad" if a.group(2) == "PAD" else re.split(r"[\s,:]", comment or "?")[0]
+                    self.sets.setdefault(a.group(1), {})[val] = (a.group(2).lower(), kind)
+
+    def attr(self, set_, name):
+        return self.enums["TASK_DIAG_A_%s_%s" % (set_, name.upper())]
+
+
+abi = ABI()
+NEST_SETS = {"base": "BASE", "stat": "STAT", "statm": "STATM", "io": "IO",
+             "status": "STATUS", "cred": "CRED"}
+
+
+def nla(atype, payload):
+    return struct.pack("=HH", 4 + len(payload), atype) + payload + b"\0" * ((-len(payload)) % 4)
+
+
+def parse_attrs(buf):
+    """(type, payload) pairs; raises ValueError on a malformed stream."""
+    out, off = [], 0
+    while off + 4 <= len(buf):
+        ln, at = struct.unpack_from("=HH", buf, off)
+        if ln < 4 or off + ln > len(buf):
+            raise ValueError("bad attribute length %d at %d" % (ln, off))
+        out.append((at & NLA_TYPE_MASK, buf[off + 4:off + ln]))
+        off += (ln + 3) & ~3
+    return out
+
+
+def decode(set_, payload):
+    """Decode the attributes of one set into {name: value}."""
+    fmt = {"u8": "=B", "u32": "=I", "s32": "=i", "u64": "=Q"}
+    res = {}
+    for at, data in parse_attrs(payload):
+        name, kind = abi.sets[set_].get(at, (None, None))
+        if name is None or kind == "pad":
+            continue
+        if kind in fmt:
+            if len(data) != struct.calcsize(fmt[kind]):
+                raise ValueError("%s.%s: %d bytes for %s" % (set_, name, len(data), kind))
+            res[name] = struct.unpack(fmt[kind], data)[0]
+        elif kind == "string":
+            res[name] = data.split(b"\0", 1)[0].decode(errors="replace")
+        elif kind == "nest":
+            sub = name if name in NEST_SETS else None
+            res[name] = decode(NEST_SETS[sub], data) if sub else data
+        else:
+            res[name] = bytes(data)
+    return res
+
+
+class NetlinkError(OSError):
+    def __init__(self, err, msg):
+        super().__init__(err, "%s%s" % (os.strerror(err), ": " + msg if msg else ""))
+        self.extack = msg
+
+
+class Client:
+    def __init__(self, rcvbuf=32768):
+        self.sock = socket.socket(socket.AF_NETLINK, socket.SOCK_RAW, NETLINK_GENERIC)
+        self.sock.setsockopt(SOL_NETLINK, NETLINK_EXT_ACK, 1)
+        self.sock.bind((0, 0))
+        self.rcvbuf = rcvbuf
+        self.seq = 0
+        self.family, self.version = self._resolve(abi.consts["TASK_DIAG_FAMILY_NAME"])
+
+    def close(self):
+        self.sock.close()
+
+    def send(self, mtype, flags, cmd, version, payload):
+        self.seq += 1
+        body = struct.pack("=BBH", cmd, version, 0) + payload
+        self.sock.send(struct.pack("=IHHII", 16 + len(body), mtype, flags, self.seq, 0) + body)
+        return self.seq
+
+    def recv_msgs(self, seq):
+        """Yield the genl payloads of one reply; raise NetlinkError on error."""
+        while True:
+            data = self.sock.recv(self.rcvbuf)
+            off = 0
+            while off + 16 <= len(data):
+                ln, mtype, flags, mseq, _ = struct.unpack_from("=IHHII", data, off)
+                if ln < 16 or off + ln > len(data):
+                    raise ValueError("truncated netlink message")
+                msg = data[off:off + ln]
+                off += (ln + 3) & ~3
+                if mseq != seq:
+                    continue
+                if mtype == NLMSG_DONE:
+                    return
+                if mtype == NLMSG_ERROR:
+                    err = -struct.unpack_from("=i", msg, 16)[0]
+                    if err == 0:
+                        return
+                    text = ""
+                    if flags & NLM_F_ACK_TLVS:
+                        # Capped ack: error, then the request's header only.
+                        for at, val in parse_attrs(msg[16 + 4 + 16:]):
+                            if at == NLMSGERR_ATTR_MSG:
+                                text = val.split(b"\0", 1)[0].decode()
+                    raise NetlinkError(err, text)
+                yield msg[16:]
+                if not flags & NLM_F_MULTI:
+                    return
+
+    def _resolve(self, name):
+        seq = self.send(GENL_ID_CTRL, NLM_F_REQUEST, CTRL_CMD_GETFAMILY, 1,
+                        nla(CTRL_ATTR_FAMILY_NAME, name.encode() + b"\0"))
+        fid = ver = None
+        for msg in self.recv_msgs(seq):
+            for at, val in parse_attrs(msg[4:]):
+                if at == CTRL_ATTR_FAMILY_ID:
+                    fid = struct.unpack("=H", val)[0]
+                elif at == CTRL_ATTR_VERSION:
+                    ver = struct.unpack("=I", val)[0]
+        return fid, ver
+
+    def request(self, scope=None, pid=None, show=None, dump=True, raw_attrs=b""):
+        payload = raw_attrs
+        if scope is not None:
+            payload += nla(abi.enums["TASK_DIAG_A_REQ_SCOPE"], struct.pack("=I", scope))
+        if pid is not None:
+            payload += nla(abi.enums["TASK_DIAG_A_REQ_PID"], struct.pack("=I", pid))
+        if show is not None:
+            payload += nla(abi.enums["TASK_DIAG_A_REQ_SHOW"], struct.pack("=I", show))
+        flags = NLM_F_REQUEST | NLM_F_ACK | (NLM_F_DUMP if dump else 0)
+        seq = self.send(self.family, flags, abi.enums["TASK_DIAG_CMD_GET"], 1, payload)
+        tasks = []
+        for msg in self.recv_msgs(seq):
+            t = decode("TASK", msg[4:])
+            tasks.append(t)
+        if not dump:
+            # The ack that NLM_F_ACK asked for follows a do's reply.
+            for _ in self.recv_msgs(seq):
+                pass
+        return tasks
+
+
+SCOPE = {n[len("TASK_DIAG_SCOPE_"):].lower(): v for n, v in abi.enums.items()
+         if n.startswith("TASK_DIAG_SCOPE_")}
+SHOW = {n[len("TASK_DIAG_SHOW_"):].lower(): v for n, v in abi.enums.items()
+        if n.startswith("TASK_DIAG_SHOW_")}
+SHOW_ALL = sum(SHOW.values())

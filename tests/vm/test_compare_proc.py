@@ -1,0 +1,220 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""Every field the module sends equals what /proc shows for the same task.
+
+Runs in the guest (through scripts/vm-run), as root or as any user, for one
+scope. It starts a set of fixture tasks (sleeping, stopped, zombie, niced,
+multi-threaded, another user's), then for each round reads /proc, dumps
+over netlink with the independent client in tdnl.py, and reads /proc
+again. A field passes when its value equals the first or the second procfs
+reading or, for counters, lies between them; any other value is a bug in
+the module (or in this oracle). Fixture tasks must match on every field;
+tasks the system runs by itself may differ only in state, processor and
+wchan, which move on their own. Guarded fields (io, addresses, wchan,
+exit code) must be present exactly when procfs lets the caller read
+/proc/PID/io, and absent otherwise.
+
+Usage: test_compare_proc.py SCOPE   (all_processes, all_threads, task,
+threads, children)
+"""
+import glob
+import os
+import signal
+import subprocess
+import sys
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import procfs  # noqa: E402
+import tdnl  # noqa: E402
+
+GUARDED_STAT = {"start_code", "end_code", "start_stack", "kstk_esp", "kstk_eip",
+                "wchan", "start_data", "end_data", "start_brk", "arg_start",
+                "arg_end", "env_start", "env_end", "exit_code"}
+PF_KTHREAD = 0x00200000
+VOLATILE = {"state", "processor", "wchan"}
+CMDLINE_CAP = 4096
+
+
+def spawn_fixtures():
+    """Tasks whose every field is stable while the test runs."""
+    procs = []
+    sleep = ["sleep", "1000"]
+    procs.append(subprocess.Popen(sleep))
+    procs.append(subprocess.Popen(["nice", "-n", "7"] + sleep))
+    stopped = subprocess.Popen(sleep)
+    os.kill(stopped.pid, signal.SIGSTOP)
+    procs.append(stopped)
+    # A zombie: a shell whose child exits and is never reaped.
+    procs.append(subprocess.Popen(["sh", "-c", "sleep 0 & exec sleep 1000"]))
+    # Threads: python with 4 sleeping threads and a long argv.
+    procs.append(subprocess.Popen([sys.executable, "-c",
+                                   "import threading,time\n"
+                                   "[threading.Thread(target=time.sleep,args=(1000,),daemon=True).start() for _ in range(4)]\n"
+                                   "time.sleep(1000)", "x" * 300, "arg two"]))
+    if os.geteuid() == 0:
+        # Another user's task, and a non-dumpable (set-uid style) one.
+        procs.append(subprocess.Popen(["setpriv", "--reuid=65534", "--regid=65534",
+                                       "--clear-groups"] + sleep))
+        procs.append(subprocess.Popen(["setpriv", "--reuid=1", "--regid=1",
+                                       "--groups=4,5,6"] + sleep))
+    time.sleep(1.0)
+    return procs
+
+
+def procfs_scope(scope, target):
+    """{pid: record} for the tasks the scope covers, as procfs shows them."""
+    if scope in ("all_threads", "threads"):
+        pat = "/proc/%s/task/[0-9]*" % (target if scope == "threads" else "[0-9]*")
+    elif scope == "task":
+        pat = "/proc/%d" % target
+    else:
+        pat = "/proc/[0-9]*"
+    out = {}
+    for d in glob.glob(pat):
+        rec = procfs.read_task(d)
+        if rec is None:
+            continue
+        if scope == "children" and rec["base"]["ppid"] != target:
+            continue
+        out[rec["pid"]] = rec
+    return out
+
+
+def strip0(words):
+    words = list(words)
+    while words and not words[-1]:
+        words.pop()
+    return words
+
+
+def close_enough(name, nv, bv, av):
+    if nv == bv or nv == av:
+        return True
+    if isinstance(nv, int) and isinstance(bv, int) and isinstance(av, int):
+        if name in procfs.TICKS:
+            nv = nv // procfs.TICK_NS * procfs.TICK_NS
+        return min(bv, av) <= nv <= max(bv, av)
+    return False
+
+
+def stat_permitted(before):
+    """Did procfs let the caller see this task's guarded stat fields?
+
+    True or False where procfs itself tells: /proc/PID/io readable implies
+    the ptrace check passed; wchan reads 1 only when it passed; start_code
+    and end_code both read 1 exactly when it failed for a task with an mm.
+    None where it cannot tell (then any value sent must equal procfs's).
+    """
+    st = before["stat"]
+    if "io" in before or st["wchan"] == 1:
+        return True
+    if st["start_code"] == 1 and st["end_code"] == 1:
+        return False
+    return None
+
+
+def compare(pid, nl, before, after, fixture, errors):
+    permitted = "io" in before
+    stat_ok = stat_permitted(before)
+    b_groups = ("base", "stat", "statm", "status", "cred", "io")
+    for grp in b_groups:
+        n = nl.get(grp)
+        b, a = before.get(grp), after.get(grp)
+        if grp == "io" and not permitted:
+            if n is not None:
+                errors.append("%d: io sent to a caller procfs refuses (%s, state %s)" % (pid, before["base"]["comm"], chr(before["base"]["state"])))
+            continue
+        if n is None:
+            errors.append("%d: group %s missing" % (pid, grp))
+            continue
+        for name in sorted(set(b) | set(n)):
+            if grp == "stat" and name in GUARDED_STAT and not stat_ok:
+                if name in n and stat_ok is False:
+                    errors.append("%d: guarded stat.%s sent to a caller procfs refuses" % (pid, name))
+                if name not in n:
+                    continue
+            if grp == "status" and name in ("cpus_allowed", "mems_allowed") and name in n:
+                words = n[name]
+                nvals = [int.from_bytes(words[i:i + 4], "little") for i in range(0, len(words), 4)]
+                # procfs prints MAX_NUMNODES/nr_cpu_ids bits; compare without high zero words.
+                if strip0(nvals) != strip0(b[name]):
+                    errors.append("%d: %s.%s netlink %s procfs %s" % (pid, grp, name, nvals, b[name]))
+                continue
+            if grp == "cred" and name == "groups" and name in n:
+                nv = [int.from_bytes(n[name][i:i + 4], "little") for i in range(0, len(n[name]), 4)]
+                if nv != b[name]:
+                    errors.append("%d: cred.groups netlink %s procfs %s" % (pid, nv, b[name]))
+                continue
+            if name not in n:
+                errors.append("%d: %s.%s missing (procfs %r)" % (pid, grp, name, b.get(name)))
+                continue
+            if name not in b:
+                errors.append("%d: %s.%s = %r sent, procfs has no such field" % (pid, grp, name, n[name]))
+                continue
+            if close_enough(name, n[name], b[name], a.get(name)):
+                continue
+            if name == "comm" and n["flags"] & PF_KTHREAD and b[name].startswith(n[name]):
+                # procfs shows a kernel thread's full name (and a workqueue
+                # worker's queue), kept where a module cannot reach them.
+                continue
+            if not fixture and name in VOLATILE:
+                continue
+            errors.append("%d: %s.%s netlink %r procfs %r then %r" % (pid, grp, name, n[name], b[name], a.get(name)))
+    cmd = nl.get("cmdline", b"")
+    if cmd != before["cmdline"][:CMDLINE_CAP] and cmd != after["cmdline"][:CMDLINE_CAP]:
+        errors.append("%d: cmdline netlink %r procfs %r" % (pid, cmd[:80], before["cmdline"][:80]))
+
+
+def main():
+    scope = sys.argv[1]
+    fixtures = spawn_fixtures()
+    threaded = fixtures[4].pid
+    target = {"task": threaded, "threads": threaded, "children": os.getpid()}.get(scope)
+    fixture_pids = {p.pid for p in fixtures}
+    for p in fixtures:
+        fixture_pids.update(int(t) for t in os.listdir("/proc/%d/task" % p.pid))
+    me = os.getpid()
+    client = tdnl.Client()
+    errors, compared, fixtures_seen = [], 0, set()
+    try:
+        for rnd in range(3):
+            before = procfs_scope(scope, target)
+            # The task scope is tried as a dump and as a do.
+            tasks = client.request(scope=tdnl.SCOPE[scope], pid=target, show=tdnl.SHOW_ALL,
+                                   dump=not (scope == "task" and rnd % 2))
+            after = procfs_scope(scope, target)
+            pids = [t["pid"] for t in tasks]
+            if pids != sorted(set(pids)):
+                errors.append("pids not strictly ascending: %s" % pids[:50])
+            got = {t["pid"]: t for t in tasks}
+            stable = set(before) & set(after)
+            missing = stable - set(got) - {me}
+            if missing:
+                errors.append("tasks alive throughout but not dumped: %s" % sorted(missing))
+            for pid in sorted(stable & set(got)):
+                rec = procfs.read_task("/proc/%d" % pid)
+                if pid == me or (rec and rec.get("tgid") == me):
+                    continue
+                compare(pid, got[pid], before[pid], after[pid], pid in fixture_pids, errors)
+                compared += 1
+                fixtures_seen.add(pid) if pid in fixture_pids else None
+            if scope in ("task", "threads", "children") and not tasks:
+                errors.append("empty dump for scope %s of %s" % (scope, target))
+    finally:
+        client.close()
+        for p in fixtures:
+            p.kill()
+            p.wait()
+    for e in errors[:60]:
+        print("MISMATCH", e)
+    print("compare_proc[%s] uid=%d: %d task records compared over 3 rounds, %d fixture tasks, "
+          "%d mismatches" % (scope, os.geteuid(), compared, len(fixtures_seen), len(errors)))
+    if not fixtures_seen and scope != "children":
+        print("no fixture task was compared: the test itself is broken")
+        return 1
+    return 1 if errors else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
