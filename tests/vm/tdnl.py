@@ -191,3 +191,28 @@ SCOPE = {n[len("TASK_DIAG_SCOPE_"):].lower(): v for n, v in abi.enums.items()
 SHOW = {n[len("TASK_DIAG_SHOW_"):].lower(): v for n, v in abi.enums.items()
         if n.startswith("TASK_DIAG_SHOW_")}
 SHOW_ALL = sum(SHOW.values())
+
+
+def main(argv):
+    """Print every process the module reports, ps-style (used by scripts/demo
+    until task_diag_all exists)."""
+    scope = argv[1] if len(argv) > 1 else "all_processes"
+    c = Client()
+    print("task_diag family id %d, version %d" % (c.family, c.version))
+    tasks = c.request(scope=SCOPE[scope], show=SHOW_ALL)
+    c.close()
+    print("%7s %7s %7s %1s %6s %10s %10s %-16s %s" % (
+        "PID", "TGID", "PPID", "S", "UID", "RSS_KB", "CPU_MS", "COMM", "ARGS"))
+    for t in tasks:
+        b, st, cr = t.get("base", {}), t.get("stat", {}), t.get("cred", {})
+        args = " ".join(t.get("cmdline", b"").rstrip(b"\0").replace(b"\0", b" ").decode(errors="replace").split())
+        print("%7d %7d %7d %1s %6d %10d %10d %-16s %s" % (
+            t["pid"], t["tgid"], b.get("ppid", 0), chr(b.get("state", 63)), cr.get("euid", 0),
+            st.get("rss", 0) // 1024, (st.get("utime", 0) + st.get("stime", 0)) // 10**6,
+            b.get("comm", "?"), args[:60]))
+    print("%d tasks (scope %s)" % (len(tasks), scope))
+
+
+if __name__ == "__main__":
+    import sys
+    main(sys.argv)
