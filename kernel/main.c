@@ -45,17 +45,25 @@ static const struct nla_policy td_req_policy[TASK_DIAG_A_REQ_MAX + 1] = {
  * struct td_dump - the dump cursor, cast over netlink_callback::ctx
  * @subj: the requester, fixed by td_dump_start()
  * @target: the process named by PID (scopes task, threads, children)
+ * @err_msg: extack text of a request td_dump_start() refused
  * @scope: enum task_diag_scope
  * @show: TASK_DIAG_SHOW_* mask
  * @next_nr: the smallest pid (in @subj.ns) not yet written; advanced only
  *           after a task was completely written, so a dump resumes by key
+ * @err: the error td_dump_start() found in the request, or 0
+ *
+ * On 6.1 ->start() runs before netlink sets cb->extack, so an error found
+ * there would lose its message: td_dump_start() keeps it here and the first
+ * td_dumpit() returns it, which netlink sends in NLMSG_DONE with the text.
  */
 struct td_dump {
 	struct td_subject *subj;
 	struct pid *target;
+	const char *err_msg;
 	u32 scope;
 	u32 show;
 	u32 next_nr;
+	int err;
 };
 
 /* One task's largest reply: all groups (~2 KiB) and a cmdline at its cap. */
@@ -319,19 +327,16 @@ static int td_dump_start(struct netlink_callback *cb)
 {
 	const struct genl_dumpit_info *info = genl_dumpit_info(cb);
 	struct td_dump *d = td_dump_ctx(cb);
-	int err;
+	struct netlink_ext_ack ext = {};
 
 	memset(d, 0, sizeof(*d));
 	d->subj = td_subject_new(cb->skb);
 	if (!d->subj)
 		return -ENOMEM;
-	err = td_parse_req(info->attrs, true, &d->scope, &d->show, &d->target,
-			   d->subj, cb->extack);
-	if (err) {
-		td_subject_free(d->subj);
-		d->subj = NULL;
-	}
-	return err;
+	d->err = td_parse_req(info->attrs, true, &d->scope, &d->show, &d->target,
+			      d->subj, &ext);
+	d->err_msg = ext._msg;
+	return 0;
 }
 
 static int td_dump_done(struct netlink_callback *cb)
@@ -350,6 +355,12 @@ static int td_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
 	struct task_struct *task;
 	u32 first = d->next_nr;
 	int err;
+
+	if (d->err) {
+		if (cb->extack)
+			cb->extack->_msg = d->err_msg;
+		return d->err;
+	}
 
 	while ((task = td_next_task(d))) {
 		err = td_fill_task(skb, d->subj, task, d->show, whole,

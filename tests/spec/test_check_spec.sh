@@ -8,7 +8,7 @@
 #
 #   tests/spec/test_check_spec.sh
 #
-# Needs python3 and PyYAML (Debian package python3-yaml); exits 77 (skip)
+# Needs /usr/bin/python3 and PyYAML (Debian package python3-yaml); fails
 # only if PyYAML is missing.
 set -euo pipefail
 
@@ -18,9 +18,10 @@ checker=$here/check_spec.py
 spec=$root/docs/netlink/task_diag.yaml
 header=$root/include/uapi/linux/task_diag.h
 
-if ! python3 -c 'import yaml' 2>/dev/null; then
-	echo "SKIP: python3-yaml is not installed" >&2
-	exit 77
+PY=${PYTHON:-/usr/bin/python3}
+if ! "$PY" -c 'import yaml' 2>/dev/null; then
+	echo "FAIL: $PY cannot import yaml: run scripts/setup (python3-yaml)" >&2
+	exit 1
 fi
 
 tmp=$(mktemp -d)
@@ -33,7 +34,7 @@ bad() { echo "FAIL - $*"; fails=$((fails + 1)); }
 # expect_pass NAME SPEC HEADER
 expect_pass() {
 	local out rc=0
-	out=$(python3 "$checker" "$2" "$3" 2>&1) || rc=$?
+	out=$("$PY" "$checker" "$2" "$3" 2>&1) || rc=$?
 	if [ "$rc" -eq 0 ]; then
 		ok "$1: exit 0 ($out)"
 	else
@@ -45,7 +46,7 @@ expect_pass() {
 # expect_fail NAME SPEC HEADER WORD: exit 1 and a mismatch line naming WORD
 expect_fail() {
 	local out rc=0
-	out=$(python3 "$checker" "$2" "$3" 2>&1) || rc=$?
+	out=$("$PY" "$checker" "$2" "$3" 2>&1) || rc=$?
 	if [ "$rc" -ne 1 ]; then
 		bad "$1: expected exit 1, got $rc"
 		printf '%s\n' "$out" | sed 's/^/     /'

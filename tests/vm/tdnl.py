@@ -14,11 +14,12 @@ import socket
 import struct
 
 NETLINK_GENERIC = 16
+NETLINK_CAP_ACK = 10
 NETLINK_EXT_ACK = 11
 SOL_NETLINK = 270
 NLMSG_ERROR, NLMSG_DONE = 2, 3
 NLM_F_REQUEST, NLM_F_MULTI, NLM_F_ACK, NLM_F_DUMP = 1, 2, 4, 0x300
-NLM_F_ACK_TLVS = 0x200
+NLM_F_CAPPED, NLM_F_ACK_TLVS = 0x100, 0x200
 NLMSGERR_ATTR_MSG = 1
 GENL_ID_CTRL, CTRL_CMD_GETFAMILY = 0x10, 3
 CTRL_ATTR_FAMILY_ID, CTRL_ATTR_FAMILY_NAME, CTRL_ATTR_VERSION = 1, 2, 3
@@ -109,6 +110,7 @@ class Client:
     def __init__(self, rcvbuf=32768):
         self.sock = socket.socket(socket.AF_NETLINK, socket.SOCK_RAW, NETLINK_GENERIC)
         self.sock.setsockopt(SOL_NETLINK, NETLINK_EXT_ACK, 1)
+        self.sock.setsockopt(SOL_NETLINK, NETLINK_CAP_ACK, 1)
         self.sock.bind((0, 0))
         self.rcvbuf = rcvbuf
         self.seq = 0
@@ -136,16 +138,19 @@ class Client:
                 off += (ln + 3) & ~3
                 if mseq != seq:
                     continue
-                if mtype == NLMSG_DONE:
-                    return
-                if mtype == NLMSG_ERROR:
-                    err = -struct.unpack_from("=i", msg, 16)[0]
+                if mtype in (NLMSG_DONE, NLMSG_ERROR):
+                    # DONE may carry a dump's error; ERROR is an ack or an error.
+                    err = -struct.unpack_from("=i", msg, 16)[0] if len(msg) >= 20 else 0
                     if err == 0:
                         return
+                    tlvs = 20
+                    if mtype == NLMSG_ERROR:
+                        # errno, then the request's header (capped) or all of it.
+                        tlvs = 20 + (16 if flags & NLM_F_CAPPED else
+                                     struct.unpack_from("=I", msg, 20)[0])
                     text = ""
                     if flags & NLM_F_ACK_TLVS:
-                        # Capped ack: error, then the request's header only.
-                        for at, val in parse_attrs(msg[16 + 4 + 16:]):
+                        for at, val in parse_attrs(msg[tlvs:]):
                             if at == NLMSGERR_ATTR_MSG:
                                 text = val.split(b"\0", 1)[0].decode()
                     raise NetlinkError(err, text)
