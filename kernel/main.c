@@ -271,6 +271,8 @@ static int td_parse_req(struct nlattr **attrs, bool dump, u32 *scope, u32 *show,
 			struct pid **target, const struct td_subject *subj,
 			struct netlink_ext_ack *extack)
 {
+	bool alive, leader;
+	struct pid *pid;
 	u32 nr = 0;
 
 	*scope = dump ? TASK_DIAG_SCOPE_ALL_PROCESSES : TASK_DIAG_SCOPE_TASK;
@@ -305,22 +307,26 @@ static int td_parse_req(struct nlattr **attrs, bool dump, u32 *scope, u32 *show,
 		return -EINVAL;
 	}
 	rcu_read_lock();
-	*target = get_pid(find_pid_ns(nr, subj->ns));
+	pid = find_pid_ns(nr, subj->ns);
+	alive = pid && pid_task(pid, PIDTYPE_PID);
+	leader = pid && pid_task(pid, PIDTYPE_TGID);
+	*target = get_pid(pid);
 	rcu_read_unlock();
-	if (!*target || !pid_task(*target, PIDTYPE_PID)) {
-		put_pid(*target);
-		*target = NULL;
+	if (!alive) {
 		NL_SET_ERR_MSG_ATTR(extack, attrs[TASK_DIAG_A_REQ_PID], "no such pid");
-		return -ESRCH;
+		goto err_put_target;
 	}
-	if (*scope != TASK_DIAG_SCOPE_TASK && !pid_task(*target, PIDTYPE_TGID)) {
-		put_pid(*target);
-		*target = NULL;
+	if (*scope != TASK_DIAG_SCOPE_TASK && !leader) {
 		NL_SET_ERR_MSG_ATTR(extack, attrs[TASK_DIAG_A_REQ_PID],
 				    "pid is not a process (thread-group leader)");
-		return -ESRCH;
+		goto err_put_target;
 	}
 	return 0;
+
+err_put_target:
+	put_pid(*target);
+	*target = NULL;
+	return -ESRCH;
 }
 
 static int td_dump_start(struct netlink_callback *cb)

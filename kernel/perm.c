@@ -60,6 +60,14 @@ static bool td_cred_may_read(const struct cred *cred, struct task_struct *task)
 	      gid_eq(cred->fsgid, tcred->sgid) &&
 	      gid_eq(cred->fsgid, tcred->gid)) ||
 	     td_cred_capable(cred, tcred->user_ns, CAP_SYS_PTRACE);
+	/*
+	 * The capability module's ptrace hook (cap_ptrace_access_check(),
+	 * always on): a caller without CAP_SYS_PTRACE over the task must hold
+	 * every capability the task is permitted, in the same user namespace.
+	 */
+	ok = ok && ((cred->user_ns == tcred->user_ns &&
+		     cap_issubset(tcred->cap_permitted, cred->cap_effective)) ||
+		    td_cred_capable(cred, tcred->user_ns, CAP_SYS_PTRACE));
 	rcu_read_unlock();
 	if (!ok)
 		return false;

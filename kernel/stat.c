@@ -149,8 +149,8 @@ static int td_stat_fill_guarded(struct sk_buff *skb, struct td_task_ctx *ctx)
 
 	/*
 	 * procfs shows the stack and instruction pointers only for a task
-	 * that is core dumping; put_task_stack() is not exported, so they
-	 * read 0 here always (see docs/fields.md).
+	 * that is exiting or dumping core; put_task_stack() is not exported,
+	 * so they read 0 here always (see docs/fields.md).
 	 */
 	if (!ctx->whole || get_nr_threads(task) < 2)
 		wchan = !task_is_running(task);
