@@ -34,11 +34,12 @@ static struct netlink_range_validation td_pid_range = {
 	.max = PID_MAX_LIMIT,
 };
 
-static const struct nla_policy td_req_policy[TASK_DIAG_A_REQ_MAX + 1] = {
-	[TASK_DIAG_A_REQ_SCOPE] = NLA_POLICY_RANGE(NLA_U32, TASK_DIAG_SCOPE_ALL_PROCESSES,
+/* Requests: only SCOPE, PID and SHOW; the reply-only attributes are rejected. */
+static const struct nla_policy td_req_policy[TASK_DIAG_A_TASK_MAX + 1] = {
+	[TASK_DIAG_A_TASK_SCOPE] = NLA_POLICY_RANGE(NLA_U32, TASK_DIAG_SCOPE_ALL_PROCESSES,
 						   TASK_DIAG_SCOPE_MAX),
-	[TASK_DIAG_A_REQ_PID] = NLA_POLICY_FULL_RANGE(NLA_U32, &td_pid_range),
-	[TASK_DIAG_A_REQ_SHOW] = NLA_POLICY_MASK(NLA_U32, TASK_DIAG_SHOW_ALL),
+	[TASK_DIAG_A_TASK_PID] = NLA_POLICY_FULL_RANGE(NLA_U32, &td_pid_range),
+	[TASK_DIAG_A_TASK_SHOW] = NLA_POLICY_MASK(NLA_U32, TASK_DIAG_SHOW_ALL),
 };
 
 /**
@@ -276,15 +277,15 @@ static int td_parse_req(struct nlattr **attrs, bool dump, u32 *scope, u32 *show,
 	u32 nr = 0;
 
 	*scope = dump ? TASK_DIAG_SCOPE_ALL_PROCESSES : TASK_DIAG_SCOPE_TASK;
-	if (attrs[TASK_DIAG_A_REQ_SCOPE])
-		*scope = nla_get_u32(attrs[TASK_DIAG_A_REQ_SCOPE]);
-	*show = attrs[TASK_DIAG_A_REQ_SHOW] ? nla_get_u32(attrs[TASK_DIAG_A_REQ_SHOW]) : 0;
-	if (attrs[TASK_DIAG_A_REQ_PID])
-		nr = nla_get_u32(attrs[TASK_DIAG_A_REQ_PID]);
+	if (attrs[TASK_DIAG_A_TASK_SCOPE])
+		*scope = nla_get_u32(attrs[TASK_DIAG_A_TASK_SCOPE]);
+	*show = attrs[TASK_DIAG_A_TASK_SHOW] ? nla_get_u32(attrs[TASK_DIAG_A_TASK_SHOW]) : 0;
+	if (attrs[TASK_DIAG_A_TASK_PID])
+		nr = nla_get_u32(attrs[TASK_DIAG_A_TASK_PID]);
 	*target = NULL;
 
 	if (!dump && *scope != TASK_DIAG_SCOPE_TASK) {
-		NL_SET_ERR_MSG_ATTR(extack, attrs[TASK_DIAG_A_REQ_SCOPE],
+		NL_SET_ERR_MSG_ATTR(extack, attrs[TASK_DIAG_A_TASK_SCOPE],
 				    "only the task scope can be used without NLM_F_DUMP");
 		return -EINVAL;
 	}
@@ -293,7 +294,7 @@ static int td_parse_req(struct nlattr **attrs, bool dump, u32 *scope, u32 *show,
 	case TASK_DIAG_SCOPE_ALL_PROCESSES:
 	case TASK_DIAG_SCOPE_ALL_THREADS:
 		if (nr) {
-			NL_SET_ERR_MSG_ATTR(extack, attrs[TASK_DIAG_A_REQ_PID],
+			NL_SET_ERR_MSG_ATTR(extack, attrs[TASK_DIAG_A_TASK_PID],
 					    "this scope takes no pid");
 			return -EINVAL;
 		}
@@ -313,11 +314,11 @@ static int td_parse_req(struct nlattr **attrs, bool dump, u32 *scope, u32 *show,
 	*target = get_pid(pid);
 	rcu_read_unlock();
 	if (!alive) {
-		NL_SET_ERR_MSG_ATTR(extack, attrs[TASK_DIAG_A_REQ_PID], "no such pid");
+		NL_SET_ERR_MSG_ATTR(extack, attrs[TASK_DIAG_A_TASK_PID], "no such pid");
 		goto err_put_target;
 	}
 	if (*scope != TASK_DIAG_SCOPE_TASK && !leader) {
-		NL_SET_ERR_MSG_ATTR(extack, attrs[TASK_DIAG_A_REQ_PID],
+		NL_SET_ERR_MSG_ATTR(extack, attrs[TASK_DIAG_A_TASK_PID],
 				    "pid is not a process (thread-group leader)");
 		goto err_put_target;
 	}
@@ -448,7 +449,7 @@ static const struct genl_ops td_ops[] = {
 		.dumpit = td_dumpit,
 		.done = td_dump_done,
 		.policy = td_req_policy,
-		.maxattr = TASK_DIAG_A_REQ_MAX,
+		.maxattr = TASK_DIAG_A_TASK_MAX,
 	},
 };
 

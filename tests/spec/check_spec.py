@@ -44,10 +44,6 @@ except ImportError:
 HEADER_TYPES = ("u8", "u16", "u32", "u64", "s8", "s16", "s32", "s64",
                 "string", "binary", "nest", "flag")
 
-# Reply attributes of an operation live in this set: the spec format gives an
-# operation a single attribute-set (the request set, "req"), while the header
-# puts replies in the TASK_DIAG_A_TASK_* space.
-REPLY_SET = "task"
 
 UNIT_RE = re.compile(r"Unit: ([^.]+)\.$")
 
@@ -484,7 +480,7 @@ def check_ops(spec, hdr, ident):
             sub = op.get(mode)
             if sub is None:
                 continue
-            for part, setname in (("request", rset), ("reply", REPLY_SET)):
+            for part, setname in (("request", rset), ("reply", rset)):
                 names = [a.get("name") for a in
                          sets.get(setname, {}).get("attributes", [])]
                 for attr in (sub.get(part) or {}).get("attributes", []):

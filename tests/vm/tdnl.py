@@ -173,11 +173,11 @@ class Client:
     def request(self, scope=None, pid=None, show=None, dump=True, raw_attrs=b""):
         payload = raw_attrs
         if scope is not None:
-            payload += nla(abi.enums["TASK_DIAG_A_REQ_SCOPE"], struct.pack("=I", scope))
+            payload += nla(abi.enums["TASK_DIAG_A_TASK_SCOPE"], struct.pack("=I", scope))
         if pid is not None:
-            payload += nla(abi.enums["TASK_DIAG_A_REQ_PID"], struct.pack("=I", pid))
+            payload += nla(abi.enums["TASK_DIAG_A_TASK_PID"], struct.pack("=I", pid))
         if show is not None:
-            payload += nla(abi.enums["TASK_DIAG_A_REQ_SHOW"], struct.pack("=I", show))
+            payload += nla(abi.enums["TASK_DIAG_A_TASK_SHOW"], struct.pack("=I", show))
         flags = NLM_F_REQUEST | NLM_F_ACK | (NLM_F_DUMP if dump else 0)
         seq = self.send(self.family, flags, abi.enums["TASK_DIAG_CMD_GET"], 1, payload)
         tasks = []

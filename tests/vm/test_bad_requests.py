@@ -51,9 +51,9 @@ FUZZ_SEED = 0x7A5D1A6
 PID_MAX_LIMIT = 4 * 1024 * 1024
 NO_SUCH_PID = 4000000
 
-A_SCOPE = tdnl.abi.enums["TASK_DIAG_A_REQ_SCOPE"]
-A_PID = tdnl.abi.enums["TASK_DIAG_A_REQ_PID"]
-A_SHOW = tdnl.abi.enums["TASK_DIAG_A_REQ_SHOW"]
+A_SCOPE = tdnl.abi.enums["TASK_DIAG_A_TASK_SCOPE"]
+A_PID = tdnl.abi.enums["TASK_DIAG_A_TASK_PID"]
+A_SHOW = tdnl.abi.enums["TASK_DIAG_A_TASK_SHOW"]
 A_REQ_MAX = max(A_SCOPE, A_PID, A_SHOW)
 CMD_GET = tdnl.abi.enums["TASK_DIAG_CMD_GET"]
 SCOPE = tdnl.SCOPE
@@ -289,6 +289,12 @@ def policy_cases():
         ("unknown attribute type %d" % (A_REQ_MAX + 1),
          tdnl.nla(A_REQ_MAX + 1, u32(1)), errno.EINVAL, True),
         ("attribute type 0", tdnl.nla(0, u32(1)), errno.EINVAL, True),
+        # Requests and replies share one attribute set: reply-only ones are refused.
+        ("reply-only attribute tgid in a request",
+         a_scope(task) + a_pid(os.getpid()) + tdnl.nla(tdnl.abi.enums["TASK_DIAG_A_TASK_TGID"],
+                                                       u32(os.getpid())), errno.EINVAL, True),
+        ("reply-only nest base in a request",
+         tdnl.nla(tdnl.abi.enums["TASK_DIAG_A_TASK_BASE"] | NLA_F_NESTED, b""), errno.EINVAL, True),
         ("unknown attribute type 0x3fff", tdnl.nla(0x3FFF, b""), errno.EINVAL, True),
         ("valid attributes then unknown type",
          a_scope(task) + a_pid(os.getpid()) + tdnl.nla(A_REQ_MAX + 1, u32(0)), errno.EINVAL, True),

@@ -53,14 +53,37 @@ def spawn_fixtures():
                                    "import threading,time\n"
                                    "[threading.Thread(target=time.sleep,args=(1000,),daemon=True).start() for _ in range(4)]\n"
                                    "time.sleep(1000)", "x" * 300, "arg two"]))
-    if os.geteuid() == 0:
+    if os.geteuid() == 0 and open("/proc/self/uid_map").read().split() == ["0", "0", "4294967295"]:
         # Another user's task, and a non-dumpable (set-uid style) one.
         procs.append(subprocess.Popen(["setpriv", "--reuid=65534", "--regid=65534",
                                        "--clear-groups"] + sleep))
         procs.append(subprocess.Popen(["setpriv", "--reuid=1", "--regid=1",
                                        "--groups=4,5,6"] + sleep))
-    time.sleep(1.0)
+    wait_settled(procs, threaded=procs[4].pid)
     return procs
+
+
+def wait_settled(procs, threaded, timeout=60):
+    """Wait until every fixture thread sleeps (or is stopped or a zombie),
+    the threaded one has its 5 threads and the zombie exists: under TCG on
+    a busy host, starting python alone can take seconds."""
+    end = time.time() + timeout
+    while time.time() < end:
+        states = []
+        for p in procs:
+            for d in glob.glob("/proc/%d/task/*" % p.pid):
+                rec = procfs.read_task(d)
+                if rec:
+                    states.append(chr(rec["base"]["state"]))
+        zombies = [d for d in glob.glob("/proc/[0-9]*")
+                   if (procfs.read_task(d) or {"base": {"ppid": 0}})["base"]["ppid"] in
+                   {p.pid for p in procs}]
+        if (all(s in "STZ" for s in states) and len(os.listdir("/proc/%d/task" % threaded)) == 5
+                and zombies):
+            time.sleep(0.2)
+            return
+        time.sleep(0.2)
+    raise SystemExit("fixture tasks did not settle within %d s" % timeout)
 
 
 def procfs_scope(scope, target):
@@ -194,6 +217,10 @@ def main():
             missing = stable - set(got) - {me}
             if missing:
                 errors.append("tasks alive throughout but not dumped: %s" % sorted(missing))
+            # Nothing /proc does not show (e.g. tasks outside a pid namespace).
+            extra = set(got) - set(before) - set(after)
+            if extra:
+                errors.append("dumped but never in /proc: %s" % sorted(extra))
             for pid in sorted(stable & set(got)):
                 rec = procfs.read_task("/proc/%d" % pid)
                 if pid == me or (rec and rec.get("tgid") == me):

@@ -61,20 +61,14 @@ enum task_diag_show {
 	 TASK_DIAG_SHOW_IO | TASK_DIAG_SHOW_STATUS | TASK_DIAG_SHOW_CRED |	\
 	 TASK_DIAG_SHOW_CMDLINE)
 
-/* Attributes of a GET request. */
-enum {
-	TASK_DIAG_A_REQ_SCOPE = 1,	/* u32, enum task_diag_scope */
-	TASK_DIAG_A_REQ_PID,		/* u32 */
-	TASK_DIAG_A_REQ_SHOW,		/* u32, enum task_diag_show bits */
-
-	__TASK_DIAG_A_REQ_MAX,
-	TASK_DIAG_A_REQ_MAX = (__TASK_DIAG_A_REQ_MAX - 1)
-};
-
-/* Top-level attributes of a reply: one message per task. */
+/*
+ * Top-level attributes of GET requests and replies (one set, as netdev
+ * does). A request carries SCOPE, PID and SHOW; each reply message, one per
+ * task, carries PID, TGID and one attribute per group asked for.
+ */
 enum {
 	TASK_DIAG_A_TASK_PAD = 1,
-	TASK_DIAG_A_TASK_PID,		/* u32: pid (thread id) */
+	TASK_DIAG_A_TASK_PID,		/* u32: pid (thread id); in a request, the task or process the scope names */
 	TASK_DIAG_A_TASK_TGID,		/* u32: thread-group id */
 	TASK_DIAG_A_TASK_BASE,		/* nest: TASK_DIAG_A_BASE_* */
 	TASK_DIAG_A_TASK_STAT,		/* nest: TASK_DIAG_A_STAT_* */
@@ -83,6 +77,8 @@ enum {
 	TASK_DIAG_A_TASK_STATUS,	/* nest: TASK_DIAG_A_STATUS_* */
 	TASK_DIAG_A_TASK_CRED,		/* nest: TASK_DIAG_A_CRED_* */
 	TASK_DIAG_A_TASK_CMDLINE,	/* binary: NUL-separated argv */
+	TASK_DIAG_A_TASK_SCOPE,		/* u32, enum task_diag_scope: request only */
+	TASK_DIAG_A_TASK_SHOW,		/* u32, enum task_diag_show bits: request only */
 
 	__TASK_DIAG_A_TASK_MAX,
 	TASK_DIAG_A_TASK_MAX = (__TASK_DIAG_A_TASK_MAX - 1)
