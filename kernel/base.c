@@ -6,7 +6,6 @@
 #include <linux/pid_namespace.h>
 #include <linux/ptrace.h>
 #include <linux/sched/signal.h>
-#include <linux/time_namespace.h>
 #include <linux/tty.h>
 
 #include <linux/task_diag.h>
@@ -22,13 +21,14 @@
  * sighand lock, pids outside the requester's namespace read 0, the start
  * time is shifted by the requester's time namespace.
  *
- * Return: 0, or -EMSGSIZE when @skb is full.
+ * Return: 0, -ESRCH for a task being released, or -EMSGSIZE when @skb is full.
  */
 static int td_base_fill(struct sk_buff *skb, struct td_task_ctx *ctx)
 {
 	struct pid_namespace *ns = ctx->subj->ns;
 	struct task_struct *task = ctx->task;
 	struct task_struct *tracer;
+	struct signal_struct *sig;
 	pid_t ppid = 0, pgid = -1, sid = -1, tpgid = -1, tracer_pid = 0;
 	unsigned int num_threads = 0;
 	unsigned long flags;
@@ -36,22 +36,22 @@ static int td_base_fill(struct sk_buff *skb, struct td_task_ctx *ctx)
 	char comm[TASK_COMM_LEN];
 	u64 start;
 
-	if (td_lock_sighand(task, &flags)) {
-		struct signal_struct *sig = task->signal;
+	/* No sighand: the task is being released. Skip it, as if it were gone. */
+	if (!td_lock_sighand(task, &flags))
+		return -ESRCH;
+	sig = task->signal;
+	if (sig->tty) {
+		struct pid *pgrp = tty_get_pgrp(sig->tty);
 
-		if (sig->tty) {
-			struct pid *pgrp = tty_get_pgrp(sig->tty);
-
-			tpgid = pid_nr_ns(pgrp, ns);
-			put_pid(pgrp);
-			tty_nr = new_encode_dev(tty_devnum(sig->tty));
-		}
-		num_threads = get_nr_threads(task);
-		sid = task_session_nr_ns(task, ns);
-		ppid = task_ppid_nr_ns(task, ns);
-		pgid = task_pgrp_nr_ns(task, ns);
-		td_unlock_sighand(task, &flags);
+		tpgid = pid_nr_ns(pgrp, ns);
+		put_pid(pgrp);
+		tty_nr = new_encode_dev(tty_devnum(sig->tty));
 	}
+	num_threads = get_nr_threads(task);
+	sid = task_session_nr_ns(task, ns);
+	ppid = task_ppid_nr_ns(task, ns);
+	pgid = task_pgrp_nr_ns(task, ns);
+	td_unlock_sighand(task, &flags);
 
 	rcu_read_lock();
 	tracer = ptrace_parent(task);
@@ -60,7 +60,7 @@ static int td_base_fill(struct sk_buff *skb, struct td_task_ctx *ctx)
 	rcu_read_unlock();
 
 	get_task_comm(comm, task);
-	start = timens_add_boottime_ns(task->start_boottime);
+	start = task->start_boottime + ctx->subj->boottime_offset;
 
 	if (nla_put_u32(skb, TASK_DIAG_A_BASE_PPID, ppid) ||
 	    nla_put_u32(skb, TASK_DIAG_A_BASE_PGID, pgid) ||

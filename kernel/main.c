@@ -10,6 +10,7 @@
 #include <linux/module.h>
 #include <linux/pid_namespace.h>
 #include <linux/threads.h>
+#include <linux/time_namespace.h>
 #include <linux/sched/mm.h>
 #include <linux/sched/signal.h>
 #include <linux/sched/task.h>
@@ -113,6 +114,8 @@ static struct td_subject *td_subject_new(struct sk_buff *skb)
 	s->sender_tgid = get_pid(task_tgid(current));
 	/* A struct pid holds a reference on the namespace it lives in. */
 	s->ns = task_active_pid_ns(current);
+	/* A dump may be continued by a reader in another time namespace. */
+	s->boottime_offset = timens_add_boottime_ns(0);
 	return s;
 }
 
@@ -134,8 +137,9 @@ struct mm_struct *td_task_mm(struct td_task_ctx *ctx)
 
 /*
  * Write one task's message. Return 0, -EMSGSIZE if the skb is full (nothing
- * of the task is left in it), or -ESRCH if the task is gone from the
- * namespace.
+ * of the task is left in it), -ESRCH if the task is gone from the namespace
+ * or being released, -EINTR if the caller was killed while waiting for an
+ * exec of the task to finish, or -ENOMEM.
  */
 static int td_fill_task(struct sk_buff *skb, const struct td_subject *subj,
 			struct task_struct *task, u32 show, bool whole,
@@ -147,6 +151,7 @@ static int td_fill_task(struct sk_buff *skb, const struct td_subject *subj,
 		.whole = whole,
 		.perm = -1,
 	};
+	bool exec_locked = show & (TASK_DIAG_SHOW_STAT | TASK_DIAG_SHOW_IO);
 	struct nlattr *nest;
 	pid_t nr, tgid;
 	void *hdr;
@@ -157,9 +162,19 @@ static int td_fill_task(struct sk_buff *skb, const struct td_subject *subj,
 	if (!nr || !tgid)
 		return -ESRCH;
 
+	/*
+	 * As procfs: the permission check and the guarded values must belong
+	 * to the same program, so keep exec from switching credentials and mm
+	 * in between.
+	 */
+	if (exec_locked && down_read_killable(&task->signal->exec_update_lock))
+		return -EINTR;
+
 	hdr = genlmsg_put(skb, portid, seq, &td_family, flags, TASK_DIAG_CMD_GET);
-	if (!hdr)
-		return -EMSGSIZE;
+	if (!hdr) {
+		err = -EMSGSIZE;
+		goto out_unlock;
+	}
 
 	err = -EMSGSIZE;
 	if (nla_put_u32(skb, TASK_DIAG_A_TASK_PID, nr) ||
@@ -190,15 +205,18 @@ static int td_fill_task(struct sk_buff *skb, const struct td_subject *subj,
 			goto err_cancel;
 		nla_nest_end(skb, nest);
 	}
-	if (ctx.mm)
-		mmput(ctx.mm);
 	genlmsg_end(skb, hdr);
-	return 0;
+	err = 0;
+	goto out_put_mm;
 
 err_cancel:
+	genlmsg_cancel(skb, hdr);
+out_put_mm:
 	if (ctx.mm)
 		mmput(ctx.mm);
-	genlmsg_cancel(skb, hdr);
+out_unlock:
+	if (exec_locked)
+		up_read(&task->signal->exec_update_lock);
 	return err;
 }
 

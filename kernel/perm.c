@@ -113,31 +113,43 @@ bool td_may_read(struct td_task_ctx *ctx)
 
 /*
  * The owner procfs gives /proc/PID/io (task_dump_owner()): root for kernel
- * threads and tasks without an mm, the mm's root for non-dumpable tasks,
- * else the task's euid. The file is mode 0400.
+ * threads and tasks without an mm, the root of the mm's user namespace (or
+ * global root if it has none) for non-dumpable tasks, else the task's euid
+ * and egid. The file is mode 0400.
  */
 static bool td_cred_may_open_io(const struct cred *cred, struct task_struct *task)
 {
+	const struct cred *tcred;
 	struct mm_struct *mm;
-	kuid_t owner;
+	kuid_t uid = GLOBAL_ROOT_UID;
+	kgid_t gid = GLOBAL_ROOT_GID;
 
-	if (task->flags & PF_KTHREAD) {
-		owner = GLOBAL_ROOT_UID;
-	} else {
+	if (!(task->flags & PF_KTHREAD)) {
+		rcu_read_lock();
+		tcred = __task_cred(task);
+		uid = tcred->euid;
+		gid = tcred->egid;
+		rcu_read_unlock();
+
 		task_lock(task);
 		mm = task->mm;
-		if (!mm)
-			owner = GLOBAL_ROOT_UID;
-		else if (get_dumpable(mm) != SUID_DUMP_USER)
-			owner = make_kuid(mm->user_ns, 0);
-		else
-			owner = task_euid(task);
+		if (!mm) {
+			uid = GLOBAL_ROOT_UID;
+			gid = GLOBAL_ROOT_GID;
+		} else if (get_dumpable(mm) != SUID_DUMP_USER) {
+			uid = make_kuid(mm->user_ns, 0);
+			if (!uid_valid(uid))
+				uid = GLOBAL_ROOT_UID;
+			gid = make_kgid(mm->user_ns, 0);
+			if (!gid_valid(gid))
+				gid = GLOBAL_ROOT_GID;
+		}
 		task_unlock(task);
 	}
-	if (uid_eq(cred->fsuid, owner))
+	if (uid_eq(cred->fsuid, uid))
 		return true;
 	/* generic_permission(): DAC overrides, if the owner maps into the caller's namespace. */
-	return kuid_has_mapping(cred->user_ns, owner) &&
+	return kuid_has_mapping(cred->user_ns, uid) && kgid_has_mapping(cred->user_ns, gid) &&
 	       (td_cred_capable(cred, cred->user_ns, CAP_DAC_READ_SEARCH) ||
 		td_cred_capable(cred, cred->user_ns, CAP_DAC_OVERRIDE));
 }
@@ -156,8 +168,6 @@ bool td_may_read_io(struct td_task_ctx *ctx)
 
 	if (!td_may_read(ctx))
 		return false;
-	if (td_ptrace_cap_only)
-		return true;
 	return td_cred_may_open_io(s->sender, ctx->task) &&
 	       (!s->opener || td_cred_may_open_io(s->opener, ctx->task));
 }

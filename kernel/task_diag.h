@@ -18,6 +18,7 @@
  * @opener: credentials of the process that opened the socket
  * @sender_tgid: thread group of the sender (for the same-group rule)
  * @ns: the sender's pid namespace; pids are reported in it
+ * @boottime_offset: the sender's time namespace's boot-time offset, in ns
  *
  * Both credentials must pass every permission check (the netlink_ns_capable
  * rule), so a socket handed to a more privileged program gains nothing.
@@ -27,6 +28,7 @@ struct td_subject {
 	const struct cred *opener;
 	struct pid *sender_tgid;
 	struct pid_namespace *ns;
+	u64 boottime_offset;
 };
 
 /**
