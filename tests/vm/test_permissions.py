@@ -1,0 +1,198 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""Guarded fields go exactly where procfs would let them go.
+
+Runs in the guest as root; it drops privileges itself where a case needs it.
+The guarded fields are the io group and stat's addresses, wchan and
+exit_code. Each case states the rule, and each would fail if the module
+skipped the check it is about:
+
+- opener: a socket opened by an unprivileged user and then used by root
+  (the set-uid pattern) gains nothing: no io for root's tasks;
+- sender: a socket opened by root and used after dropping to an
+  unprivileged user gains nothing either;
+- non-dumpable: a task of uid 65534 that made itself non-dumpable has its
+  guarded fields hidden from uid 65534 (procfs refuses /proc/PID/io and
+  shows start_code 1), and shown to root;
+- capabilities: a root process without capabilities does not see a full
+  root process's io (the capability module's rule), as procfs refuses it;
+- ptrace_cap_only=1: uid 65534 loses even its own tasks' guarded fields,
+  root keeps them.
+"""
+import ctypes
+import os
+import subprocess
+import sys
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import tdnl  # noqa: E402
+
+NOBODY = 65534
+PARAM = "/sys/module/task_diag/parameters/ptrace_cap_only"
+GUARDED_STAT = ("start_code", "start_stack", "exit_code", "wchan")
+results = []
+
+
+def check(name, ok, detail=""):
+    results.append(ok)
+    print("%s %s%s" % ("ok" if ok else "FAIL", name, (": " + detail) if detail else ""))
+
+
+def dump(client, pid):
+    """The task record of pid (scope task, every group), as the socket sees it."""
+    ts = client.request(scope=tdnl.SCOPE["task"], pid=pid, show=tdnl.SHOW_ALL, dump=False)
+    return ts[0]
+
+
+def guarded(rec):
+    """Which guarded parts a record carries."""
+    return {"io": "io" in rec, "stat": any(k in rec["stat"] for k in GUARDED_STAT)}
+
+
+def procfs_allows_io(pid):
+    try:
+        open("/proc/%d/io" % pid).read()
+        return True
+    except PermissionError:
+        return False
+
+
+def in_child(fn):
+    """Run fn in a forked child (so credential changes stay there); its
+    return value (a small repr-able object) comes back through a pipe."""
+    r, w = os.pipe()
+    pid = os.fork()
+    if pid == 0:
+        os.close(r)
+        try:
+            out = repr(fn())
+        except Exception as e:  # report, never raise out of the child
+            out = repr(("error", str(e)))
+        os.write(w, out.encode())
+        os._exit(0)
+    os.close(w)
+    data = b""
+    while True:
+        chunk = os.read(r, 65536)
+        if not chunk:
+            break
+        data += chunk
+    os.waitpid(pid, 0)
+    return eval(data.decode())
+
+
+def drop_to(uid):
+    os.setgroups([])
+    os.setresgid(uid, uid, uid)
+    os.setresuid(uid, uid, uid)
+
+
+def main():
+    root_task = 1
+    nobody_sleeper = subprocess.Popen(["setpriv", "--reuid=%d" % NOBODY, "--regid=%d" % NOBODY,
+                                       "--clear-groups", "sleep", "1000"])
+    nondumpable = subprocess.Popen(
+        ["setpriv", "--reuid=%d" % NOBODY, "--regid=%d" % NOBODY, "--clear-groups",
+         sys.executable, "-c",
+         "import ctypes,time; ctypes.CDLL(None).prctl(4, 0, 0, 0, 0); time.sleep(1000)"])
+    time.sleep(2)
+    try:
+        # Baseline: root sees everything, through its own socket.
+        c = tdnl.Client()
+        g = guarded(dump(c, root_task))
+        check("root sees pid 1's guarded fields", g == {"io": True, "stat": True}, str(g))
+        c.close()
+
+        # Opener: socket opened as nobody, request sent as root.
+        def opener_case():
+            os.setresgid(NOBODY, NOBODY, 0)
+            os.setresuid(NOBODY, NOBODY, 0)
+            c = tdnl.Client()
+            os.setresuid(0, 0, 0)
+            os.setresgid(0, 0, 0)
+            assert os.geteuid() == 0
+            g = guarded(dump(c, root_task))
+            c.close()
+            return g
+        g = in_child(opener_case)
+        check("socket opened by nobody, used by root: no guarded fields of pid 1",
+              g == {"io": False, "stat": False}, str(g))
+
+        # Sender: socket opened as root, request sent as nobody.
+        def sender_case():
+            c = tdnl.Client()
+            drop_to(NOBODY)
+            g = guarded(dump(c, root_task))
+            own = guarded(dump(c, nobody_sleeper.pid))
+            c.close()
+            return g, own, procfs_allows_io(root_task)
+        g, own, proc_io = in_child(sender_case)
+        check("socket opened by root, used by nobody: no guarded fields of pid 1",
+              g == {"io": False, "stat": False} and not proc_io, "%s, procfs io %s" % (g, proc_io))
+        check("... but nobody's own task stays complete", own == {"io": True, "stat": True}, str(own))
+
+        # Non-dumpable task of nobody: hidden from nobody, as procfs hides it.
+        def nondumpable_case():
+            drop_to(NOBODY)
+            c = tdnl.Client()
+            g = guarded(dump(c, nondumpable.pid))
+            c.close()
+            st = open("/proc/%d/stat" % nondumpable.pid).read()
+            start_code = int(st[st.rindex(")") + 2:].split()[23])
+            return g, procfs_allows_io(nondumpable.pid), start_code
+        g, proc_io, start_code = in_child(nondumpable_case)
+        check("non-dumpable task hidden from its own user, as procfs does",
+              g == {"io": False, "stat": False} and not proc_io and start_code == 1,
+              "%s, procfs io %s, procfs start_code %d" % (g, proc_io, start_code))
+        c = tdnl.Client()
+        g = guarded(dump(c, nondumpable.pid))
+        c.close()
+        check("non-dumpable task shown to root", g == {"io": True, "stat": True}, str(g))
+
+        # Capability rule: root without capabilities vs pid 1 (full capabilities).
+        def nocap_case():
+            libc = ctypes.CDLL(None, use_errno=True)
+            # capset(v3) with empty sets: keep uid 0, drop every capability.
+            hdr = (ctypes.c_uint32 * 2)(0x20080522, 0)
+            data = (ctypes.c_uint32 * 6)()
+            if libc.capset(hdr, data) != 0:
+                return ("capset failed", ctypes.get_errno())
+            c = tdnl.Client()
+            g = guarded(dump(c, root_task))
+            c.close()
+            return g, procfs_allows_io(root_task)
+        g, proc_io = in_child(nocap_case)
+        check("capability-less root does not see a full root task's io, as procfs",
+              g["io"] == proc_io and not proc_io, "%s, procfs io %s" % (g, proc_io))
+
+        # ptrace_cap_only=1.
+        with open(PARAM, "w") as f:
+            f.write("1")
+
+        def capsonly_nobody():
+            drop_to(NOBODY)
+            c = tdnl.Client()
+            g = guarded(dump(c, nobody_sleeper.pid))
+            c.close()
+            return g
+        g = in_child(capsonly_nobody)
+        check("ptrace_cap_only=1: nobody loses its own task's guarded fields",
+              g == {"io": False, "stat": False}, str(g))
+        c = tdnl.Client()
+        g = guarded(dump(c, nobody_sleeper.pid))
+        c.close()
+        check("ptrace_cap_only=1: root keeps them", g == {"io": True, "stat": True}, str(g))
+    finally:
+        with open(PARAM, "w") as f:
+            f.write("0")
+        for p in (nobody_sleeper, nondumpable):
+            p.kill()
+            p.wait()
+    failed = results.count(False)
+    print("permissions: %d checks, %d failed" % (len(results), failed))
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
