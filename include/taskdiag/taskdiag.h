@@ -1,0 +1,327 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * libtaskdiag: per-task information for every process, from the task_diag
+ * kernel module (generic netlink) or, where it is absent, from /proc.
+ *
+ * Conventions: every function that can fail returns 0 (or a count) on
+ * success and a negative errno on failure; taskdiag_strerror() explains
+ * it. Units are those of the task_diag ABI: bytes, nanoseconds, counts;
+ * pids of the caller's pid namespace, ids of its user namespace.
+ *
+ * The ABI of this library is append-only, as the kernel's: items, enums and
+ * functions are never renumbered or removed.
+ */
+#ifndef TASKDIAG_TASKDIAG_H
+#define TASKDIAG_TASKDIAG_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#if defined(TASKDIAG_BUILDING) && defined(__GNUC__)
+#define TASKDIAG_API __attribute__((visibility("default")))
+#else
+#define TASKDIAG_API
+#endif
+
+/*
+ * Errors beyond the usual errno meanings (all returned negated):
+ *
+ * TASKDIAG_ENOMODULE   the task_diag family is not registered: the kernel
+ *                      module is not loaded (netlink backend only)
+ * TASKDIAG_EVERSION    the module speaks a version this library does not know
+ * EBADMSG              a reply was malformed or truncated; nothing of the
+ *                      offending message was passed on
+ * ESRCH                the pid of a request names no task (or no process)
+ * EINVAL               a malformed request (see taskdiag_extack())
+ */
+#define TASKDIAG_ENOMODULE ENOPKG
+#define TASKDIAG_EVERSION EPROTONOSUPPORT
+
+/** enum taskdiag_backend - where the records come from */
+enum taskdiag_backend {
+	TASKDIAG_BACKEND_AUTO = 0,	/* netlink if the module is loaded, else procfs */
+	TASKDIAG_BACKEND_NETLINK,
+	TASKDIAG_BACKEND_PROCFS,
+};
+
+/** enum taskdiag_scope - which tasks a request covers (values of the ABI) */
+enum taskdiag_scope {
+	TASKDIAG_SCOPE_ALL_PROCESSES = 1,	/* whole-process values */
+	TASKDIAG_SCOPE_ALL_THREADS,		/* per-thread values */
+	TASKDIAG_SCOPE_TASK,			/* one task (pid), whole-process values */
+	TASKDIAG_SCOPE_THREADS,			/* threads of process pid */
+	TASKDIAG_SCOPE_CHILDREN,		/* processes whose parent is pid */
+};
+
+/** Groups of items a request asks for (bits of the ABI's SHOW mask). */
+#define TASKDIAG_GROUP_BASE	(1u << 0)
+#define TASKDIAG_GROUP_STAT	(1u << 1)
+#define TASKDIAG_GROUP_STATM	(1u << 2)
+#define TASKDIAG_GROUP_IO	(1u << 3)
+#define TASKDIAG_GROUP_STATUS	(1u << 4)
+#define TASKDIAG_GROUP_CRED	(1u << 5)
+#define TASKDIAG_GROUP_CMDLINE	(1u << 6)
+#define TASKDIAG_GROUP_ALL	0x7fu
+
+/**
+ * enum taskdiag_item - one field of a task record
+ *
+ * TASKDIAG_ITEM_PID and TASKDIAG_ITEM_TGID are in every record; the others
+ * belong to the group their name starts with. taskdiag_item_info() tells
+ * each one's name, group, type and unit.
+ */
+enum taskdiag_item {
+	TASKDIAG_ITEM_PID,
+	TASKDIAG_ITEM_TGID,
+	TASKDIAG_ITEM_CMDLINE,
+	TASKDIAG_ITEM_BASE_PPID,
+	TASKDIAG_ITEM_BASE_PGID,
+	TASKDIAG_ITEM_BASE_SID,
+	TASKDIAG_ITEM_BASE_TRACER_PID,
+	TASKDIAG_ITEM_BASE_TTY_NR,
+	TASKDIAG_ITEM_BASE_TPGID,
+	TASKDIAG_ITEM_BASE_STATE,
+	TASKDIAG_ITEM_BASE_COMM,
+	TASKDIAG_ITEM_BASE_FLAGS,
+	TASKDIAG_ITEM_BASE_START_TIME,
+	TASKDIAG_ITEM_BASE_NUM_THREADS,
+	TASKDIAG_ITEM_STAT_MINFLT,
+	TASKDIAG_ITEM_STAT_CMINFLT,
+	TASKDIAG_ITEM_STAT_MAJFLT,
+	TASKDIAG_ITEM_STAT_CMAJFLT,
+	TASKDIAG_ITEM_STAT_UTIME,
+	TASKDIAG_ITEM_STAT_STIME,
+	TASKDIAG_ITEM_STAT_CUTIME,
+	TASKDIAG_ITEM_STAT_CSTIME,
+	TASKDIAG_ITEM_STAT_PRIORITY,
+	TASKDIAG_ITEM_STAT_NICE,
+	TASKDIAG_ITEM_STAT_VSIZE,
+	TASKDIAG_ITEM_STAT_RSS,
+	TASKDIAG_ITEM_STAT_RSSLIM,
+	TASKDIAG_ITEM_STAT_START_CODE,
+	TASKDIAG_ITEM_STAT_END_CODE,
+	TASKDIAG_ITEM_STAT_START_STACK,
+	TASKDIAG_ITEM_STAT_KSTK_ESP,
+	TASKDIAG_ITEM_STAT_KSTK_EIP,
+	TASKDIAG_ITEM_STAT_WCHAN,
+	TASKDIAG_ITEM_STAT_EXIT_SIGNAL,
+	TASKDIAG_ITEM_STAT_PROCESSOR,
+	TASKDIAG_ITEM_STAT_RT_PRIORITY,
+	TASKDIAG_ITEM_STAT_POLICY,
+	TASKDIAG_ITEM_STAT_BLKIO_DELAY,
+	TASKDIAG_ITEM_STAT_GUEST_TIME,
+	TASKDIAG_ITEM_STAT_CGUEST_TIME,
+	TASKDIAG_ITEM_STAT_START_DATA,
+	TASKDIAG_ITEM_STAT_END_DATA,
+	TASKDIAG_ITEM_STAT_START_BRK,
+	TASKDIAG_ITEM_STAT_ARG_START,
+	TASKDIAG_ITEM_STAT_ARG_END,
+	TASKDIAG_ITEM_STAT_ENV_START,
+	TASKDIAG_ITEM_STAT_ENV_END,
+	TASKDIAG_ITEM_STAT_EXIT_CODE,
+	TASKDIAG_ITEM_STATM_SIZE,
+	TASKDIAG_ITEM_STATM_RESIDENT,
+	TASKDIAG_ITEM_STATM_SHARED,
+	TASKDIAG_ITEM_STATM_TEXT,
+	TASKDIAG_ITEM_STATM_LIB,
+	TASKDIAG_ITEM_STATM_DATA,
+	TASKDIAG_ITEM_STATM_DT,
+	TASKDIAG_ITEM_IO_RCHAR,
+	TASKDIAG_ITEM_IO_WCHAR,
+	TASKDIAG_ITEM_IO_SYSCR,
+	TASKDIAG_ITEM_IO_SYSCW,
+	TASKDIAG_ITEM_IO_READ_BYTES,
+	TASKDIAG_ITEM_IO_WRITE_BYTES,
+	TASKDIAG_ITEM_IO_CANCELLED_WRITE_BYTES,
+	TASKDIAG_ITEM_STATUS_UMASK,
+	TASKDIAG_ITEM_STATUS_FDSIZE,
+	TASKDIAG_ITEM_STATUS_VM_PEAK,
+	TASKDIAG_ITEM_STATUS_VM_LCK,
+	TASKDIAG_ITEM_STATUS_VM_PIN,
+	TASKDIAG_ITEM_STATUS_VM_HWM,
+	TASKDIAG_ITEM_STATUS_VM_RSS,
+	TASKDIAG_ITEM_STATUS_RSS_ANON,
+	TASKDIAG_ITEM_STATUS_RSS_FILE,
+	TASKDIAG_ITEM_STATUS_RSS_SHMEM,
+	TASKDIAG_ITEM_STATUS_VM_DATA,
+	TASKDIAG_ITEM_STATUS_VM_STK,
+	TASKDIAG_ITEM_STATUS_VM_EXE,
+	TASKDIAG_ITEM_STATUS_VM_LIB,
+	TASKDIAG_ITEM_STATUS_VM_PTE,
+	TASKDIAG_ITEM_STATUS_VM_SWAP,
+	TASKDIAG_ITEM_STATUS_HUGETLB_PAGES,
+	TASKDIAG_ITEM_STATUS_CORE_DUMPING,
+	TASKDIAG_ITEM_STATUS_THP_ENABLED,
+	TASKDIAG_ITEM_STATUS_SIGQ_QUEUED,
+	TASKDIAG_ITEM_STATUS_SIGQ_LIMIT,
+	TASKDIAG_ITEM_STATUS_SIG_PENDING,
+	TASKDIAG_ITEM_STATUS_SIG_SHARED_PENDING,
+	TASKDIAG_ITEM_STATUS_SIG_BLOCKED,
+	TASKDIAG_ITEM_STATUS_SIG_IGNORED,
+	TASKDIAG_ITEM_STATUS_SIG_CAUGHT,
+	TASKDIAG_ITEM_STATUS_NO_NEW_PRIVS,
+	TASKDIAG_ITEM_STATUS_SECCOMP,
+	TASKDIAG_ITEM_STATUS_SECCOMP_FILTERS,
+	TASKDIAG_ITEM_STATUS_CPUS_ALLOWED,
+	TASKDIAG_ITEM_STATUS_MEMS_ALLOWED,
+	TASKDIAG_ITEM_STATUS_VOLUNTARY_CTXT_SWITCHES,
+	TASKDIAG_ITEM_STATUS_NONVOLUNTARY_CTXT_SWITCHES,
+	TASKDIAG_ITEM_CRED_UID,
+	TASKDIAG_ITEM_CRED_EUID,
+	TASKDIAG_ITEM_CRED_SUID,
+	TASKDIAG_ITEM_CRED_FSUID,
+	TASKDIAG_ITEM_CRED_GID,
+	TASKDIAG_ITEM_CRED_EGID,
+	TASKDIAG_ITEM_CRED_SGID,
+	TASKDIAG_ITEM_CRED_FSGID,
+	TASKDIAG_ITEM_CRED_GROUPS,
+	TASKDIAG_ITEM_CRED_CAP_INHERITABLE,
+	TASKDIAG_ITEM_CRED_CAP_PERMITTED,
+	TASKDIAG_ITEM_CRED_CAP_EFFECTIVE,
+	TASKDIAG_ITEM_CRED_CAP_BOUNDING,
+	TASKDIAG_ITEM_CRED_CAP_AMBIENT,
+
+	TASKDIAG_ITEM__COUNT	/* not an item: the number of items */
+};
+
+/** enum taskdiag_type - how an item's value is read */
+enum taskdiag_type {
+	TASKDIAG_TYPE_U64 = 1,	/* taskdiag_task_get_u64() */
+	TASKDIAG_TYPE_S64,	/* taskdiag_task_get_s64() */
+	TASKDIAG_TYPE_STRING,	/* taskdiag_task_get_string() */
+	TASKDIAG_TYPE_BYTES,	/* taskdiag_task_get_bytes() */
+	TASKDIAG_TYPE_U32_ARRAY, /* taskdiag_task_get_bytes(): host-order u32 words */
+};
+
+/** enum taskdiag_unit - what an item's value counts */
+enum taskdiag_unit {
+	TASKDIAG_UNIT_COUNT = 1,	/* a plain count */
+	TASKDIAG_UNIT_BYTES,
+	TASKDIAG_UNIT_NANOSECONDS,
+	TASKDIAG_UNIT_PID,		/* a pid of the caller's pid namespace */
+	TASKDIAG_UNIT_ID,		/* a uid or gid of the caller's user namespace */
+	TASKDIAG_UNIT_ADDRESS,		/* a user-space address */
+	TASKDIAG_UNIT_MASK,		/* a bit mask */
+	TASKDIAG_UNIT_BITMAP,		/* a bitmap in u32 words, lowest first */
+	TASKDIAG_UNIT_CHAR,		/* one character (the state letter) */
+	TASKDIAG_UNIT_TEXT,
+	TASKDIAG_UNIT_VALUE,		/* a code or setting (policy, nice, ...) */
+};
+
+/** struct taskdiag_item_info - one row of the item table */
+struct taskdiag_item_info {
+	enum taskdiag_item item;
+	const char *group_name;	/* "task", "base", "stat", ... (JSON object) */
+	const char *name;	/* "pid", "utime", "vm_rss", ... (JSON key) */
+	uint32_t group;		/* TASKDIAG_GROUP_* bit, 0 for pid and tgid */
+	uint16_t attr;		/* ABI attribute number within its nest */
+	enum taskdiag_type type;
+	enum taskdiag_unit unit;
+	uint8_t attr_size;	/* payload size of fixed-size attributes, else 0 */
+};
+
+/** The row of @item, or NULL if @item is out of range. */
+TASKDIAG_API const struct taskdiag_item_info *taskdiag_item_info(enum taskdiag_item item);
+/** Look an item up by "group.name" or by its bare name if that is unique. */
+TASKDIAG_API int taskdiag_item_lookup(const char *name);
+
+struct taskdiag;
+struct taskdiag_task;
+struct taskdiag_iter;
+
+/** struct taskdiag_request - what to dump */
+struct taskdiag_request {
+	enum taskdiag_scope scope;	/* 0 means TASKDIAG_SCOPE_ALL_PROCESSES */
+	pid_t pid;			/* for TASK, THREADS and CHILDREN */
+	uint32_t groups;		/* TASKDIAG_GROUP_* bits */
+};
+
+/**
+ * taskdiag_open() - open a handle
+ * @td: set to the new handle on success
+ * @backend: TASKDIAG_BACKEND_AUTO picks netlink when the module is loaded
+ *
+ * Return: 0, -TASKDIAG_ENOMODULE (netlink asked for, module absent),
+ * -TASKDIAG_EVERSION, or another negative errno.
+ */
+TASKDIAG_API int taskdiag_open(struct taskdiag **td, enum taskdiag_backend backend);
+/** Close a handle; NULL is ignored. */
+TASKDIAG_API void taskdiag_close(struct taskdiag *td);
+/** The backend the handle uses (never AUTO). */
+TASKDIAG_API enum taskdiag_backend taskdiag_get_backend(const struct taskdiag *td);
+/** The kernel's message (extack) for the last failed request, or NULL. */
+TASKDIAG_API const char *taskdiag_extack(const struct taskdiag *td);
+/** A message for a negative error code returned by this library. */
+TASKDIAG_API const char *taskdiag_strerror(int err);
+
+/**
+ * taskdiag_cb - called once per task, in ascending pid order
+ * @task: the record, valid only during the call
+ * @arg: the caller's pointer
+ *
+ * Return: 0 to go on; anything else stops the dump, and taskdiag_dump()
+ * returns that value.
+ */
+typedef int (*taskdiag_cb)(const struct taskdiag_task *task, void *arg);
+
+/**
+ * taskdiag_dump() - stream every task of a request through a callback
+ *
+ * Memory use does not grow with the number of tasks. Tasks that exit
+ * while they are read are skipped.
+ *
+ * Return: 0 when every task was passed, the callback's non-zero value if it
+ * stopped the dump, or a negative errno.
+ */
+TASKDIAG_API int taskdiag_dump(struct taskdiag *td, const struct taskdiag_request *req,
+			       taskdiag_cb cb, void *arg);
+
+/**
+ * taskdiag_iter_start() - the same stream, pulled one task at a time
+ *
+ * One iterator at a time per handle. End it with taskdiag_iter_end(),
+ * whether or not it ran to the end.
+ */
+TASKDIAG_API int taskdiag_iter_start(struct taskdiag *td, const struct taskdiag_request *req,
+				     struct taskdiag_iter **it);
+/**
+ * taskdiag_iter_next() - the next task
+ * @task: set to a record valid until the next call or taskdiag_iter_end()
+ *
+ * Return: 1 with @task set, 0 at the end, or a negative errno.
+ */
+TASKDIAG_API int taskdiag_iter_next(struct taskdiag_iter *it, const struct taskdiag_task **task);
+/** End an iteration; NULL is ignored. */
+TASKDIAG_API void taskdiag_iter_end(struct taskdiag_iter *it);
+
+/** Is @item present in the record (asked for, and shown to the caller)? */
+TASKDIAG_API bool taskdiag_task_has(const struct taskdiag_task *task, enum taskdiag_item item);
+/*
+ * Typed getters. Return 0 with the value set, -ENOENT if the item is
+ * absent from this record (not asked for, or not shown to the caller:
+ * guarded fields), -EINVAL if @item is out of range or not of that type.
+ * Strings and bytes point into the record: valid as long as the record.
+ */
+TASKDIAG_API int taskdiag_task_get_u64(const struct taskdiag_task *task, enum taskdiag_item item,
+				       uint64_t *val);
+TASKDIAG_API int taskdiag_task_get_s64(const struct taskdiag_task *task, enum taskdiag_item item,
+				       int64_t *val);
+TASKDIAG_API int taskdiag_task_get_string(const struct taskdiag_task *task,
+					  enum taskdiag_item item, const char **str);
+TASKDIAG_API int taskdiag_task_get_bytes(const struct taskdiag_task *task, enum taskdiag_item item,
+					 const void **data, size_t *len);
+/** The record's pid and tgid (always present). */
+TASKDIAG_API pid_t taskdiag_task_pid(const struct taskdiag_task *task);
+TASKDIAG_API pid_t taskdiag_task_tgid(const struct taskdiag_task *task);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* TASKDIAG_TASKDIAG_H */

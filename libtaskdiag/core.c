@@ -1,0 +1,282 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * libtaskdiag: handles, iteration, the callback API on top of it, typed
+ * getters and error messages. Backends live in netlink.c and procfs.c.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+
+static const struct td_backend *td_ops_of(enum taskdiag_backend b)
+{
+	switch (b) {
+	case TASKDIAG_BACKEND_NETLINK:
+		return &td_netlink_backend;
+	case TASKDIAG_BACKEND_PROCFS:
+		return &td_procfs_backend;
+	default:
+		return NULL;
+	}
+}
+
+static int td_open_backend(struct taskdiag *td, enum taskdiag_backend b)
+{
+	td->backend = b;
+	td->ops = td_ops_of(b);
+	return td->ops->open(td);
+}
+
+int taskdiag_open(struct taskdiag **tdp, enum taskdiag_backend backend)
+{
+	struct taskdiag *td;
+	int err;
+
+	if (!tdp)
+		return -EINVAL;
+	*tdp = NULL;
+	if (backend != TASKDIAG_BACKEND_AUTO && !td_ops_of(backend))
+		return -EINVAL;
+	td = calloc(1, sizeof(*td));
+	if (!td)
+		return -ENOMEM;
+	if (backend == TASKDIAG_BACKEND_AUTO) {
+		err = td_open_backend(td, TASKDIAG_BACKEND_NETLINK);
+		if (err == -TASKDIAG_ENOMODULE)
+			err = td_open_backend(td, TASKDIAG_BACKEND_PROCFS);
+	} else {
+		err = td_open_backend(td, backend);
+	}
+	if (err) {
+		free(td);
+		return err;
+	}
+	*tdp = td;
+	return 0;
+}
+
+void taskdiag_close(struct taskdiag *td)
+{
+	if (!td)
+		return;
+	if (td->iter)
+		taskdiag_iter_end(td->iter);
+	td->ops->close(td);
+	free(td);
+}
+
+enum taskdiag_backend taskdiag_get_backend(const struct taskdiag *td)
+{
+	return td ? td->backend : TASKDIAG_BACKEND_AUTO;
+}
+
+const char *taskdiag_extack(const struct taskdiag *td)
+{
+	return td && td->has_extack ? td->extack : NULL;
+}
+
+void td_set_extack(struct taskdiag *td, const char *msg, size_t len)
+{
+	if (!msg) {
+		td->has_extack = false;
+		return;
+	}
+	if (len >= sizeof(td->extack))
+		len = sizeof(td->extack) - 1;
+	memcpy(td->extack, msg, len);
+	td->extack[len] = '\0';
+	td->has_extack = true;
+}
+
+int taskdiag_iter_start(struct taskdiag *td, const struct taskdiag_request *req,
+			struct taskdiag_iter **itp)
+{
+	struct taskdiag_iter *it;
+	int err;
+
+	if (!td || !req || !itp)
+		return -EINVAL;
+	*itp = NULL;
+	if (td->iter)
+		return -EBUSY;
+	if ((req->scope && (req->scope < TASKDIAG_SCOPE_ALL_PROCESSES ||
+			    req->scope > TASKDIAG_SCOPE_CHILDREN)) ||
+	    (req->groups & ~TASKDIAG_GROUP_ALL) || req->pid < 0)
+		return -EINVAL;
+	it = calloc(1, sizeof(*it));
+	if (!it)
+		return -ENOMEM;
+	it->td = td;
+	it->req = *req;
+	if (!it->req.scope)
+		it->req.scope = TASKDIAG_SCOPE_ALL_PROCESSES;
+	td_set_extack(td, NULL, 0);
+	err = td->ops->iter_start(it);
+	if (err) {
+		free(it);
+		return err;
+	}
+	td->iter = it;
+	*itp = it;
+	return 0;
+}
+
+int taskdiag_iter_next(struct taskdiag_iter *it, const struct taskdiag_task **task)
+{
+	int ret;
+
+	if (!it || !task)
+		return -EINVAL;
+	*task = NULL;
+	td_task_reset(&it->task);
+	ret = it->td->ops->iter_next(it);
+	if (ret == 1)
+		*task = &it->task;
+	return ret;
+}
+
+void taskdiag_iter_end(struct taskdiag_iter *it)
+{
+	if (!it)
+		return;
+	it->td->ops->iter_end(it);
+	it->td->iter = NULL;
+	free(it);
+}
+
+int taskdiag_dump(struct taskdiag *td, const struct taskdiag_request *req, taskdiag_cb cb,
+		  void *arg)
+{
+	const struct taskdiag_task *task;
+	struct taskdiag_iter *it;
+	int ret;
+
+	if (!cb)
+		return -EINVAL;
+	ret = taskdiag_iter_start(td, req, &it);
+	if (ret)
+		return ret;
+	while ((ret = taskdiag_iter_next(it, &task)) == 1) {
+		ret = cb(task, arg);
+		if (ret)
+			break;
+	}
+	taskdiag_iter_end(it);
+	return ret;
+}
+
+static const struct taskdiag_item_info *td_get(const struct taskdiag_task *t,
+					       enum taskdiag_item item, int *err)
+{
+	if (!t || (unsigned int)item >= TASKDIAG_ITEM__COUNT) {
+		*err = -EINVAL;
+		return NULL;
+	}
+	if (!td_task_present(t, item)) {
+		*err = -ENOENT;
+		return NULL;
+	}
+	return &td_items[item];
+}
+
+bool taskdiag_task_has(const struct taskdiag_task *t, enum taskdiag_item item)
+{
+	return t && (unsigned int)item < TASKDIAG_ITEM__COUNT && td_task_present(t, item);
+}
+
+int taskdiag_task_get_u64(const struct taskdiag_task *t, enum taskdiag_item item, uint64_t *val)
+{
+	const struct taskdiag_item_info *r;
+	int err = 0;
+
+	if (!val)
+		return -EINVAL;
+	r = td_get(t, item, &err);
+	if (!r)
+		return err;
+	if (r->type != TASKDIAG_TYPE_U64)
+		return -EINVAL;
+	*val = t->v[item].u;
+	return 0;
+}
+
+int taskdiag_task_get_s64(const struct taskdiag_task *t, enum taskdiag_item item, int64_t *val)
+{
+	const struct taskdiag_item_info *r;
+	int err = 0;
+
+	if (!val)
+		return -EINVAL;
+	r = td_get(t, item, &err);
+	if (!r)
+		return err;
+	if (r->type != TASKDIAG_TYPE_S64)
+		return -EINVAL;
+	*val = t->v[item].s;
+	return 0;
+}
+
+int taskdiag_task_get_string(const struct taskdiag_task *t, enum taskdiag_item item,
+			     const char **str)
+{
+	const struct taskdiag_item_info *r;
+	int err = 0;
+
+	if (!str)
+		return -EINVAL;
+	r = td_get(t, item, &err);
+	if (!r)
+		return err;
+	if (r->type != TASKDIAG_TYPE_STRING)
+		return -EINVAL;
+	*str = t->v[item].b.p;
+	return 0;
+}
+
+int taskdiag_task_get_bytes(const struct taskdiag_task *t, enum taskdiag_item item,
+			    const void **data, size_t *len)
+{
+	const struct taskdiag_item_info *r;
+	int err = 0;
+
+	if (!data || !len)
+		return -EINVAL;
+	r = td_get(t, item, &err);
+	if (!r)
+		return err;
+	if (r->type != TASKDIAG_TYPE_BYTES && r->type != TASKDIAG_TYPE_U32_ARRAY)
+		return -EINVAL;
+	*data = t->v[item].b.p;
+	*len = t->v[item].b.len;
+	return 0;
+}
+
+pid_t taskdiag_task_pid(const struct taskdiag_task *t)
+{
+	return t && td_task_present(t, TASKDIAG_ITEM_PID) ? (pid_t)t->v[TASKDIAG_ITEM_PID].u : 0;
+}
+
+pid_t taskdiag_task_tgid(const struct taskdiag_task *t)
+{
+	return t && td_task_present(t, TASKDIAG_ITEM_TGID) ? (pid_t)t->v[TASKDIAG_ITEM_TGID].u : 0;
+}
+
+const char *taskdiag_strerror(int err)
+{
+	switch (-err) {
+	case 0:
+		return "success";
+	case TASKDIAG_ENOMODULE:
+		return "the task_diag kernel module is not loaded";
+	case TASKDIAG_EVERSION:
+		return "the task_diag module speaks an unknown protocol version";
+	case EBADMSG:
+		return "malformed or truncated reply from the kernel";
+	case ESRCH:
+		return "no such process";
+	default:
+		return err < 0 ? strerror(-err) : "unknown error";
+	}
+}

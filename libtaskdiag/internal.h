@@ -1,0 +1,127 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * libtaskdiag internals: the record layout, the backend interface and the
+ * decoder shared by the netlink backend, the tests and the fuzzer.
+ */
+#ifndef TASKDIAG_INTERNAL_H
+#define TASKDIAG_INTERNAL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include <taskdiag/taskdiag.h>
+
+#define TD_HIDDEN __attribute__((visibility("hidden")))
+
+/* One value: a number, or a pointer into the buffer the record came from. */
+struct td_value {
+	union {
+		uint64_t u;
+		int64_t s;
+		struct {
+			const void *p;
+			uint32_t len;
+		} b;
+	};
+};
+
+/*
+ * A record. Resetting it clears only the presence bits: values of absent
+ * items are never read, so a record costs nothing per item not present.
+ */
+struct taskdiag_task {
+	uint64_t present[(TASKDIAG_ITEM__COUNT + 63) / 64];
+	struct td_value v[TASKDIAG_ITEM__COUNT];
+};
+
+static inline void td_task_reset(struct taskdiag_task *t)
+{
+	memset(t->present, 0, sizeof(t->present));
+}
+
+static inline void td_task_mark(struct taskdiag_task *t, int item)
+{
+	t->present[item / 64] |= 1ull << (item % 64);
+}
+
+static inline bool td_task_present(const struct taskdiag_task *t, int item)
+{
+	return t->present[item / 64] & (1ull << (item % 64));
+}
+
+static inline void td_task_set_u64(struct taskdiag_task *t, int item, uint64_t val)
+{
+	t->v[item].u = val;
+	td_task_mark(t, item);
+}
+
+static inline void td_task_set_s64(struct taskdiag_task *t, int item, int64_t val)
+{
+	t->v[item].s = val;
+	td_task_mark(t, item);
+}
+
+static inline void td_task_set_blob(struct taskdiag_task *t, int item, const void *p,
+				    uint32_t len)
+{
+	t->v[item].b.p = p;
+	t->v[item].b.len = len;
+	td_task_mark(t, item);
+}
+
+struct taskdiag_iter;
+
+/**
+ * struct td_backend - what a backend provides
+ * @open: set up td->priv; return 0 or a negative errno
+ * @close: free td->priv
+ * @iter_start: start the request in it->req; it->priv is the backend's
+ * @iter_next: fill it->task (return 1), 0 at the end, or a negative errno
+ * @iter_end: free it->priv; may be called at any point of the iteration
+ */
+struct td_backend {
+	int (*open)(struct taskdiag *td);
+	void (*close)(struct taskdiag *td);
+	int (*iter_start)(struct taskdiag_iter *it);
+	int (*iter_next)(struct taskdiag_iter *it);
+	void (*iter_end)(struct taskdiag_iter *it);
+};
+
+struct taskdiag {
+	enum taskdiag_backend backend;
+	const struct td_backend *ops;
+	void *priv;
+	struct taskdiag_iter *iter;	/* the running iteration, if any */
+	bool has_extack;
+	char extack[256];
+};
+
+struct taskdiag_iter {
+	struct taskdiag *td;
+	struct taskdiag_request req;
+	void *priv;
+	struct taskdiag_task task;
+};
+
+extern const struct td_backend td_netlink_backend TD_HIDDEN;
+extern const struct td_backend td_procfs_backend TD_HIDDEN;
+extern const struct taskdiag_item_info td_items[TASKDIAG_ITEM__COUNT] TD_HIDDEN;
+
+TD_HIDDEN int td_group_index(uint32_t group);
+TD_HIDDEN void td_set_extack(struct taskdiag *td, const char *msg, size_t len);
+
+/*
+ * td_nl_parse_task() - decode one task_diag reply message
+ * @attrs: the attributes after the genetlink header
+ * @len: their length
+ * @t: the record to fill (reset first); blobs point into @attrs
+ *
+ * Unknown attributes are skipped (newer modules may add some); attributes
+ * of the wrong size, lengths running past the end, nests that are not
+ * well-formed or a missing pid make the whole message -EBADMSG.
+ */
+TD_HIDDEN int td_nl_parse_task(const void *attrs, size_t len, struct taskdiag_task *t);
+
+#endif /* TASKDIAG_INTERNAL_H */
