@@ -16,20 +16,27 @@ static u64 td_cap_u64(const kernel_cap_t *c)
 	return (u64)c->cap[1] << 32 | c->cap[0];
 }
 
+/*
+ * At most this many groups go into a message, so that a task with every
+ * group keeps within the dump's minimum buffer (TD_DUMP_MIN_ALLOC);
+ * NGROUPS carries the real count.
+ */
+#define TD_MAX_GROUPS 1024
+
 static int td_put_groups(struct sk_buff *skb, const struct group_info *gi,
 			 struct user_namespace *uns)
 {
+	int i, n = min(gi->ngroups, TD_MAX_GROUPS);
 	struct nlattr *attr;
 	u32 *ids;
-	int i;
 
-	attr = nla_reserve(skb, TASK_DIAG_A_CRED_GROUPS, gi->ngroups * sizeof(u32));
+	attr = nla_reserve(skb, TASK_DIAG_A_CRED_GROUPS, n * sizeof(u32));
 	if (!attr)
 		return -EMSGSIZE;
 	ids = nla_data(attr);
-	for (i = 0; i < gi->ngroups; i++)
+	for (i = 0; i < n; i++)
 		ids[i] = from_kgid_munged(uns, gi->gid[i]);
-	return 0;
+	return nla_put_u32(skb, TASK_DIAG_A_CRED_NGROUPS, gi->ngroups);
 }
 
 /**

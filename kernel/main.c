@@ -71,6 +71,16 @@ struct td_dump {
 /* One task's largest reply: all groups (~2 KiB) and a cmdline at its cap. */
 #define TD_DO_MSG_SIZE (16 * 1024)
 
+/*
+ * The smallest buffer a dump that asks for status, cred or cmdline fills:
+ * the largest task message (~3 KiB of fixed-size attributes and bitmaps,
+ * 4 KiB of groups, 4 KiB of cmdline) must fit an empty one. Netlink starts
+ * a dump with NLMSG_GOODSIZE (~3.7 KiB) otherwise. Other dumps keep that
+ * size, so a reader with a 4 KiB buffer can take them.
+ */
+#define TD_DUMP_MIN_ALLOC (12 * 1024)
+#define TD_SHOW_VARIABLE (TASK_DIAG_SHOW_STATUS | TASK_DIAG_SHOW_CRED | TASK_DIAG_SHOW_CMDLINE)
+
 static struct genl_family td_family;
 
 static struct td_dump *td_dump_ctx(struct netlink_callback *cb)
@@ -361,6 +371,8 @@ static int td_dump_start(struct netlink_callback *cb)
 	d->err = td_parse_req(info->attrs, true, &d->scope, &d->show, &d->target,
 			      d->subj, &ext);
 	d->err_msg = ext._msg;
+	if (d->show & TD_SHOW_VARIABLE)
+		cb->min_dump_alloc = TD_DUMP_MIN_ALLOC;
 	return 0;
 }
 

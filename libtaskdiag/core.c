@@ -4,6 +4,7 @@
  * getters and error messages. Backends live in netlink.c and procfs.c.
  */
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -265,6 +266,8 @@ pid_t taskdiag_task_tgid(const struct taskdiag_task *t)
 
 const char *taskdiag_strerror(int err)
 {
+	if (err > 0 || err == INT_MIN)
+		return "unknown error";
 	switch (-err) {
 	case 0:
 		return "success";
@@ -277,6 +280,6 @@ const char *taskdiag_strerror(int err)
 	case ESRCH:
 		return "no such process";
 	default:
-		return err < 0 ? strerror(-err) : "unknown error";
+		return strerror(-err);
 	}
 }

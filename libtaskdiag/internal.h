@@ -109,6 +109,21 @@ extern const struct td_backend td_netlink_backend TD_HIDDEN;
 extern const struct td_backend td_procfs_backend TD_HIDDEN;
 extern const struct taskdiag_item_info td_items[TASKDIAG_ITEM__COUNT] TD_HIDDEN;
 
+/*
+ * td_procfs_open_at() - read /proc from another root (tests, fixture trees)
+ * @td: a handle of the procfs backend (taskdiag_open() with
+ *      TASKDIAG_BACKEND_PROCFS), or a zeroed one, which this makes one
+ * @root: a directory laid out as /proc (PID/stat, PID/task/TID/status...);
+ *        NULL for "/proc"
+ *
+ * Without it the backend reads "/proc", or $TASKDIAG_PROC_ROOT when that is
+ * set and not empty (ignored in set-uid programs: secure_getenv()). Ticks
+ * and pages are converted with this host's sysconf() values whatever the
+ * root. Return: 0, -EINVAL (not a procfs handle), -EBUSY (an iteration is
+ * running) or the errno of opening @root; on error the old root is kept.
+ */
+TD_HIDDEN int td_procfs_open_at(struct taskdiag *td, const char *root);
+
 TD_HIDDEN int td_group_index(uint32_t group);
 TD_HIDDEN void td_set_extack(struct taskdiag *td, const char *msg, size_t len);
 
@@ -123,5 +138,13 @@ TD_HIDDEN void td_set_extack(struct taskdiag *td, const char *msg, size_t len);
  * well-formed or a missing pid make the whole message -EBADMSG.
  */
 TD_HIDDEN int td_nl_parse_task(const void *attrs, size_t len, struct taskdiag_task *t);
+
+/*
+ * td_nl_errno() - the one translation of libnl's NLE_* codes (negative or
+ * positive) into a negative errno: NLE_SUCCESS -> 0, NLE_NOMEM -> -ENOMEM,
+ * NLE_OBJ_NOTFOUND -> -TASKDIAG_ENOMODULE (libnl's code for the controller's
+ * ENOENT: the family lookup is the only libnl receive), ..., unknown -> -EIO.
+ */
+TD_HIDDEN int td_nl_errno(int nle_err);
 
 #endif /* TASKDIAG_INTERNAL_H */

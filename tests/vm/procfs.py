@@ -132,6 +132,7 @@ def read_task(dirpath):
                 rec["cred"][n] = int(x)
         elif k == "Groups":
             rec["cred"]["groups"] = [int(x) for x in v.split()]
+            rec["cred"]["ngroups"] = len(rec["cred"]["groups"])
         elif k == "TracerPid":
             rec["base"]["tracer_pid"] = int(v)
         elif k == "Tgid":

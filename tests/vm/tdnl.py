@@ -113,6 +113,8 @@ class Client:
         self.sock.setsockopt(SOL_NETLINK, NETLINK_CAP_ACK, 1)
         self.sock.bind((0, 0))
         self.rcvbuf = rcvbuf
+        self.datagrams = 0  # datagrams received, and the largest, for the tests
+        self.max_datagram = 0
         self.seq = 0
         self.family, self.version = self._resolve(abi.consts["TASK_DIAG_FAMILY_NAME"])
 
@@ -128,7 +130,11 @@ class Client:
     def recv_msgs(self, seq):
         """Yield the genl payloads of one reply; raise NetlinkError on error."""
         while True:
-            data = self.sock.recv(self.rcvbuf)
+            data, _, flags, _ = self.sock.recvmsg(self.rcvbuf)
+            if flags & socket.MSG_TRUNC:
+                raise ValueError("datagram truncated by a %d-byte buffer" % self.rcvbuf)
+            self.datagrams += 1
+            self.max_datagram = max(self.max_datagram, len(data))
             off = 0
             while off + 16 <= len(data):
                 ln, mtype, flags, mseq, _ = struct.unpack_from("=IHHII", data, off)

@@ -44,7 +44,8 @@ NLM_F_CAPPED = 0x100  # in the flags of an NLMSG_ERROR
 NLMSG_HDRLEN = 16
 NLA_F_NESTED, NLA_F_NET_BYTEORDER = 0x8000, 0x4000
 TIMEOUT = 10
-FUZZ_ITERATIONS = 1000
+# Random requests after the cases: argv[1] (default 1000).
+FUZZ_ITERATIONS = int(sys.argv[1]) if len(sys.argv) > 1 else 1000
 FUZZ_SEED = 0x7A5D1A6
 # PID_MAX_LIMIT of include/linux/threads.h on 64-bit (4 * 1024 * 1024):
 # the largest pid the request policy admits.

@@ -9,11 +9,13 @@ Runs in the guest as root: usage test_lifetime.py PATH/TO/task_diag.ko
    allocates a subject with two credential references and a pid reference;
    leaking any of them would cost at least ~100 bytes a request, i.e. more
    than 1 MiB over the run, so growth above 1 MiB fails the test.
-2. rmmod in a loop while another process dumps continuously, then insmod
-   again: the unload either fails with "in use" or succeeds between dumps;
-   afterwards the family answers again. scripts/vm-run fails the run if the
+2. rmmod in a loop while another process dumps continuously, and insmod
+   again after each unload that succeeded, until 100 cycles: the unload
+   either fails with "in use" or succeeds between dumps; afterwards no task
+   is stuck in D state and the family answers again. scripts/vm-run fails the run if the
    kernel logged anything (warning, BUG, oops).
 """
+import glob
 import os
 import subprocess
 import sys
@@ -21,6 +23,9 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import tdnl  # noqa: E402
+
+
+CYCLES = 100
 
 
 def sunreclaim_kb():
@@ -38,7 +43,8 @@ def settle():
 
 
 DUMPER = r"""
-import sys, time
+import signal, sys, time
+signal.signal(signal.SIGTERM, lambda *a: sys.exit(print("dumper: stopped after %%d dumps, %%d refused" %% (ok, err))))
 sys.path.insert(0, %r)
 import tdnl
 end = time.time() + float(sys.argv[1])
@@ -80,19 +86,32 @@ def main():
           % (before, after, growth))
     failed = growth > 1024
 
-    dumper = subprocess.Popen([sys.executable, "-c", DUMPER, "20"])
+    dumper = subprocess.Popen([sys.executable, "-c", DUMPER, "600"])
     unloaded = busy = 0
-    end = time.time() + 15
-    while time.time() < end:
+    end = time.time() + 400
+    while time.time() < end and unloaded < CYCLES:
         r = subprocess.run(["rmmod", "task_diag"], capture_output=True)
         if r.returncode == 0:
             unloaded += 1
             subprocess.check_call(["insmod", ko])
         else:
             busy += 1
+    dumper.terminate()
     dumper.wait()
     print("lifetime: %d unloads + reloads, %d refused as busy, while dumping" % (unloaded, busy))
-    if unloaded + busy == 0:
+    if unloaded < CYCLES:
+        print("FAIL: only %d of %d unload/reload cycles happened" % (unloaded, CYCLES))
+        failed = True
+    stuck = []
+    for d in glob.glob("/proc/[0-9]*"):
+        try:
+            st = open(d + "/stat").read()
+        except OSError:
+            continue
+        if st[st.rindex(")") + 2] == "D":
+            stuck.append(d)
+    if stuck:
+        print("FAIL: tasks stuck in D state: %s" % stuck)
         failed = True
     c = tdnl.Client()
     tasks = c.request(scope=tdnl.SCOPE["all_processes"])

@@ -233,6 +233,7 @@ enum {
 	TASK_DIAG_A_CRED_CAP_EFFECTIVE,	/* u64 mask */
 	TASK_DIAG_A_CRED_CAP_BOUNDING,	/* u64 mask */
 	TASK_DIAG_A_CRED_CAP_AMBIENT,	/* u64 mask */
+	TASK_DIAG_A_CRED_NGROUPS,	/* u32: all supplementary groups (GROUPS may hold fewer) */
 
 	__TASK_DIAG_A_CRED_MAX,
 	TASK_DIAG_A_CRED_MAX = (__TASK_DIAG_A_CRED_MAX - 1)

@@ -1,0 +1,799 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * libtaskdiag: the netlink backend, a client of the task_diag generic
+ * netlink family.
+ *
+ * libnl-3 opens the socket, resolves the family and builds requests: none of
+ * that is on the hot path. Replies are not handed to libnl: each handle owns
+ * one receive buffer, allocated once, and iter_next() walks the netlink
+ * messages and their attributes in place, with its own bounds checks. A
+ * record's strings and blobs point into that buffer, which is why a record
+ * is valid only until the next call.
+ *
+ * An iteration that is ended before its dump finished leaves replies on the
+ * socket (and a dump open in the kernel). Rather than read and throw away
+ * what may be thousands of messages, iter_end() closes the socket, which ends
+ * the dump in the kernel at once; the next iter_start() opens a fresh socket
+ * and looks the family up again (one round trip). See td_nl_iter_end().
+ */
+#include <errno.h>
+#include <pthread.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/uio.h>
+
+#include <linux/genetlink.h>
+#include <linux/netlink.h>
+#include <linux/task_diag.h>
+
+#include <netlink/errno.h>
+#include <netlink/genl/ctrl.h>
+#include <netlink/genl/genl.h>
+#include <netlink/msg.h>
+#include <netlink/netlink.h>
+#include <netlink/socket.h>
+
+#include "internal.h"
+
+/*
+ * The receive buffer. netlink sizes dump skbs after the largest buffer the
+ * reader has passed to recvmsg(), capped at 32 KiB less the skb overhead, so
+ * 64 KiB always holds a whole datagram.
+ */
+#define TD_NL_BUFSZ	(64 * 1024)
+/* SO_RCVBUF: room for several dump skbs queued ahead of the reader. */
+#define TD_NL_RCVBUF	(1024 * 1024)
+
+/* The public group bits and scopes are the ABI's, passed through as they are. */
+_Static_assert(TASKDIAG_GROUP_BASE == TASK_DIAG_SHOW_BASE, "group bits are the ABI's");
+_Static_assert(TASKDIAG_GROUP_STAT == TASK_DIAG_SHOW_STAT, "group bits are the ABI's");
+_Static_assert(TASKDIAG_GROUP_STATM == TASK_DIAG_SHOW_STATM, "group bits are the ABI's");
+_Static_assert(TASKDIAG_GROUP_IO == TASK_DIAG_SHOW_IO, "group bits are the ABI's");
+_Static_assert(TASKDIAG_GROUP_STATUS == TASK_DIAG_SHOW_STATUS, "group bits are the ABI's");
+_Static_assert(TASKDIAG_GROUP_CRED == TASK_DIAG_SHOW_CRED, "group bits are the ABI's");
+_Static_assert(TASKDIAG_GROUP_CMDLINE == TASK_DIAG_SHOW_CMDLINE, "group bits are the ABI's");
+_Static_assert(TASKDIAG_GROUP_ALL == TASK_DIAG_SHOW_ALL, "group bits are the ABI's");
+_Static_assert((int)TASKDIAG_SCOPE_ALL_PROCESSES == (int)TASK_DIAG_SCOPE_ALL_PROCESSES &&
+	       (int)TASKDIAG_SCOPE_ALL_THREADS == (int)TASK_DIAG_SCOPE_ALL_THREADS &&
+	       (int)TASKDIAG_SCOPE_TASK == (int)TASK_DIAG_SCOPE_TASK &&
+	       (int)TASKDIAG_SCOPE_THREADS == (int)TASK_DIAG_SCOPE_THREADS &&
+	       (int)TASKDIAG_SCOPE_CHILDREN == (int)TASK_DIAG_SCOPE_CHILDREN,
+	       "scopes are the ABI's");
+
+/* ------------------------------------------------------------------------
+ * Errors
+ */
+
+/**
+ * td_nl_errno() - translate a libnl error code into a negative errno
+ * @nle_err: an NLE_* code, negative (as libnl returns it) or positive
+ *
+ * The one place libnl codes are translated: nothing else in the library
+ * returns them. libnl folds several errnos into one code, so this is the
+ * nearest errno, not necessarily the one the kernel sent.
+ *
+ * Return: 0 for NLE_SUCCESS, else a negative errno (-EIO if unknown).
+ */
+int td_nl_errno(int nle_err)
+{
+	switch (nle_err < 0 ? -nle_err : nle_err) {
+	case NLE_SUCCESS:
+		return 0;
+	case NLE_INTR:
+		return -EINTR;
+	case NLE_BAD_SOCK:
+		return -EBADF;
+	case NLE_AGAIN:
+		return -EAGAIN;
+	case NLE_NOMEM:
+		return -ENOMEM;
+	case NLE_EXIST:
+		return -EEXIST;
+	case NLE_INVAL:
+	case NLE_AF_MISMATCH:
+	case NLE_OBJ_MISMATCH:
+		return -EINVAL;
+	case NLE_RANGE:
+		return -ERANGE;
+	case NLE_MSGSIZE:
+	case NLE_ATTRSIZE:	/* an attribute too large to put in a message */
+		return -EMSGSIZE;
+	case NLE_OPNOTSUPP:
+	case NLE_SRCRT_NOSUPPORT:
+		return -EOPNOTSUPP;
+	case NLE_AF_NOSUPPORT:
+		return -EAFNOSUPPORT;
+	case NLE_OBJ_NOTFOUND:
+		/*
+		 * libnl's code for ENOENT (and ESRCH) from the kernel. The only
+		 * libnl receive in this backend is the family lookup, where
+		 * the controller's ENOENT means "no such family": the module
+		 * is not loaded. Task requests are read without libnl, so
+		 * their ESRCH never comes through here.
+		 */
+		return -TASKDIAG_ENOMODULE;
+	case NLE_NOATTR:
+	case NLE_MISSING_ATTR:
+	case NLE_SEQ_MISMATCH:
+	case NLE_MSG_TRUNC:
+	case NLE_MSG_TOOSHORT:
+	case NLE_MSGTYPE_NOSUPPORT:
+		return -EBADMSG;
+	case NLE_MSG_OVERFLOW:	/* NLMSG_OVERRUN: the kernel dropped messages */
+		return -ENOBUFS;
+	case NLE_NOADDR:
+		return -EADDRNOTAVAIL;
+	case NLE_BUSY:
+		return -EBUSY;
+	case NLE_PROTO_MISMATCH:
+		return -EPROTONOSUPPORT;
+	case NLE_NOACCESS:
+		return -EACCES;
+	case NLE_PERM:
+		return -EPERM;
+	case NLE_NODEV:
+		return -ENODEV;
+	case NLE_DUMP_INTR:	/* the dump changed under us: try again */
+		return -EAGAIN;
+	default:
+		return -EIO;
+	}
+}
+
+/* ------------------------------------------------------------------------
+ * Decoding one task message
+ */
+
+/*
+ * Attribute number -> item, per attribute set, derived once from td_items[]:
+ * sets 0..6 are the groups (td_group_index()), TD_NL_SET_TOP the top level
+ * (pid, tgid and the flat cmdline attribute). Entries hold item + 1, so 0
+ * means "not an item" (PAD, or an attribute newer than this library).
+ */
+#define TD_NL_SET_TOP	7
+#define TD_NL_NSETS	8
+#define TD_NL_MAX_ATTR	63
+
+_Static_assert(TASK_DIAG_A_TASK_MAX <= TD_NL_MAX_ATTR &&
+	       TASK_DIAG_A_BASE_MAX <= TD_NL_MAX_ATTR &&
+	       TASK_DIAG_A_STAT_MAX <= TD_NL_MAX_ATTR &&
+	       TASK_DIAG_A_STATM_MAX <= TD_NL_MAX_ATTR &&
+	       TASK_DIAG_A_IO_MAX <= TD_NL_MAX_ATTR &&
+	       TASK_DIAG_A_STATUS_MAX <= TD_NL_MAX_ATTR &&
+	       TASK_DIAG_A_CRED_MAX <= TD_NL_MAX_ATTR, "raise TD_NL_MAX_ATTR");
+_Static_assert(TASKDIAG_ITEM__COUNT < UINT8_MAX, "td_attr_item holds item + 1 in a u8");
+
+static uint8_t td_attr_item[TD_NL_NSETS][TD_NL_MAX_ATTR + 1];
+static pthread_once_t td_attr_once = PTHREAD_ONCE_INIT;
+
+/* Top-level nest attribute -> the group whose set it carries. */
+static const uint32_t td_nest_group[TASK_DIAG_A_TASK_MAX + 1] = {
+	[TASK_DIAG_A_TASK_BASE] = TASKDIAG_GROUP_BASE,
+	[TASK_DIAG_A_TASK_STAT] = TASKDIAG_GROUP_STAT,
+	[TASK_DIAG_A_TASK_STATM] = TASKDIAG_GROUP_STATM,
+	[TASK_DIAG_A_TASK_IO] = TASKDIAG_GROUP_IO,
+	[TASK_DIAG_A_TASK_STATUS] = TASKDIAG_GROUP_STATUS,
+	[TASK_DIAG_A_TASK_CRED] = TASKDIAG_GROUP_CRED,
+};
+
+static void td_attr_table_init(void)
+{
+	int i;
+
+	for (i = 0; i < TASKDIAG_ITEM__COUNT; i++) {
+		const struct taskdiag_item_info *r = &td_items[i];
+		int set;
+
+		/* cmdline is a group of one attribute, sent flat, not nested. */
+		if (!r->group || r->group == TASKDIAG_GROUP_CMDLINE)
+			set = TD_NL_SET_TOP;
+		else
+			set = td_group_index(r->group);
+		if (set < 0 || r->attr > TD_NL_MAX_ATTR)
+			continue;	/* a broken row: the item-table test says so */
+		td_attr_item[set][r->attr] = (uint8_t)(i + 1);
+	}
+}
+
+/* Fixed-size values: attributes are 4-byte aligned only, hence memcpy. */
+static uint64_t td_get_unsigned(const void *p, unsigned int size)
+{
+	uint32_t u32;
+	uint16_t u16;
+	uint64_t u64;
+
+	switch (size) {
+	case 1:
+		return *(const uint8_t *)p;
+	case 2:
+		memcpy(&u16, p, 2);
+		return u16;
+	case 4:
+		memcpy(&u32, p, 4);
+		return u32;
+	default:
+		memcpy(&u64, p, 8);
+		return u64;
+	}
+}
+
+static int64_t td_get_signed(const void *p, unsigned int size)
+{
+	int32_t s32;
+	int16_t s16;
+	int64_t s64;
+
+	switch (size) {
+	case 1:
+		return *(const int8_t *)p;
+	case 2:
+		memcpy(&s16, p, 2);
+		return s16;
+	case 4:
+		memcpy(&s32, p, 4);
+		return s32;
+	default:
+		memcpy(&s64, p, 8);
+		return s64;
+	}
+}
+
+/* Store one attribute's payload as @item, checking it fits the item's type. */
+static int td_nl_put_item(struct taskdiag_task *t, int item, const unsigned char *p,
+			  uint32_t len)
+{
+	const struct taskdiag_item_info *r = &td_items[item];
+
+	switch (r->type) {
+	case TASKDIAG_TYPE_U64:
+	case TASKDIAG_TYPE_S64:
+		if (len != r->attr_size ||
+		    (len != 1 && len != 2 && len != 4 && len != 8))
+			return -EBADMSG;
+		if (r->type == TASKDIAG_TYPE_U64)
+			td_task_set_u64(t, item, td_get_unsigned(p, len));
+		else
+			td_task_set_s64(t, item, td_get_signed(p, len));
+		return 0;
+	case TASKDIAG_TYPE_STRING:
+		/* The getter hands out the payload as a C string. */
+		if (!len || !memchr(p, '\0', len))
+			return -EBADMSG;
+		td_task_set_blob(t, item, p, (uint32_t)strlen((const char *)p));
+		return 0;
+	case TASKDIAG_TYPE_U32_ARRAY:
+		if (len % 4)
+			return -EBADMSG;
+		td_task_set_blob(t, item, p, len);
+		return 0;
+	case TASKDIAG_TYPE_BYTES:
+		td_task_set_blob(t, item, p, len);
+		return 0;
+	}
+	return -EBADMSG;
+}
+
+/*
+ * Walk the attributes of one set. @set is TD_NL_SET_TOP or a group index;
+ * at the top level, nests are descended into (one level: group sets hold no
+ * nests). Every attribute must lie wholly within @len, and the stream must
+ * end exactly at @len, padding included.
+ */
+static int td_nl_walk(const unsigned char *p, size_t len, int set, struct taskdiag_task *t)
+{
+	while (len) {
+		struct nlattr nla;
+		unsigned int type;
+		size_t step;
+		int err, item;
+
+		if (len < NLA_HDRLEN)
+			return -EBADMSG;
+		memcpy(&nla, p, sizeof(nla));	/* callers may pass any alignment */
+		if (nla.nla_len < NLA_HDRLEN || nla.nla_len > len)
+			return -EBADMSG;
+		type = nla.nla_type & NLA_TYPE_MASK;
+
+		if (set == TD_NL_SET_TOP && type <= TASK_DIAG_A_TASK_MAX && td_nest_group[type]) {
+			err = td_nl_walk(p + NLA_HDRLEN, nla.nla_len - NLA_HDRLEN,
+					 td_group_index(td_nest_group[type]), t);
+			if (err)
+				return err;
+		} else if (type <= TD_NL_MAX_ATTR && (item = td_attr_item[set][type])) {
+			err = td_nl_put_item(t, item - 1, p + NLA_HDRLEN,
+					     nla.nla_len - NLA_HDRLEN);
+			if (err)
+				return err;
+		}
+		/* else: PAD or unknown (a newer module): skip it */
+
+		step = NLA_ALIGN((size_t)nla.nla_len);
+		if (step > len)		/* the last attribute may lack its padding */
+			step = len;
+		p += step;
+		len -= step;
+	}
+	return 0;
+}
+
+int td_nl_parse_task(const void *attrs, size_t len, struct taskdiag_task *t)
+{
+	int err;
+
+	td_task_reset(t);
+	if (!attrs && len)
+		return -EBADMSG;
+	pthread_once(&td_attr_once, td_attr_table_init);
+	err = td_nl_walk(attrs, len, TD_NL_SET_TOP, t);
+	if (!err && !td_task_present(t, TASKDIAG_ITEM_PID))
+		err = -EBADMSG;
+	if (err)
+		td_task_reset(t);	/* nothing of a bad message is passed on */
+	return err;
+}
+
+/* ------------------------------------------------------------------------
+ * The socket
+ */
+
+enum td_nl_state {
+	TD_NL_IDLE,
+	TD_NL_RUNNING,
+	TD_NL_DONE,
+	TD_NL_FAILED,
+};
+
+/*
+ * The backend's part of a handle. One iteration at a time runs on a handle,
+ * so the iteration's state lives here too and it->priv points here.
+ */
+struct td_nl {
+	struct nl_sock *sk;	/* NULL after an abandoned dump: reopened lazily */
+	int fd;
+	uint16_t family;
+	uint32_t seq;		/* of the running request */
+	bool pending;		/* the running request may still have replies */
+	enum td_nl_state state;
+	int err;		/* sticky error of a failed iteration */
+	size_t len;		/* bytes of the datagram in buf */
+	size_t off;		/* next message in buf */
+	unsigned char *buf;	/* TD_NL_BUFSZ bytes */
+};
+
+struct td_nl_family {
+	int id;
+	uint32_t version;
+	bool named;
+};
+
+static const struct nla_policy td_ctrl_policy[CTRL_ATTR_MAX + 1] = {
+	[CTRL_ATTR_FAMILY_ID] = { .type = NLA_U16 },
+	[CTRL_ATTR_FAMILY_NAME] = { .type = NLA_STRING },
+	[CTRL_ATTR_VERSION] = { .type = NLA_U32 },
+};
+
+static int td_nl_family_cb(struct nl_msg *msg, void *arg)
+{
+	struct td_nl_family *f = arg;
+	struct nlattr *tb[CTRL_ATTR_MAX + 1];
+
+	if (genlmsg_parse(nlmsg_hdr(msg), 0, tb, CTRL_ATTR_MAX, td_ctrl_policy) < 0)
+		return NL_SKIP;
+	if (!tb[CTRL_ATTR_FAMILY_ID] || !tb[CTRL_ATTR_VERSION] || !tb[CTRL_ATTR_FAMILY_NAME] ||
+	    strcmp(nla_get_string(tb[CTRL_ATTR_FAMILY_NAME]), TASK_DIAG_FAMILY_NAME))
+		return NL_SKIP;
+	f->id = nla_get_u16(tb[CTRL_ATTR_FAMILY_ID]);
+	f->version = nla_get_u32(tb[CTRL_ATTR_VERSION]);
+	f->named = true;
+	return NL_OK;
+}
+
+/*
+ * Ask the controller for the family's id and version (CTRL_CMD_GETFAMILY).
+ * This goes through libnl's receive path; with the message buffer set to
+ * TD_NL_BUFSZ first, it also tells the kernel, before the first dump, that
+ * this socket reads large datagrams, so that even the first dump skb (which
+ * is filled while the request is sent) gets the full size.
+ */
+static int td_nl_resolve(struct nl_sock *sk, struct td_nl_family *f)
+{
+	struct nl_msg *msg;
+	struct nl_cb *cb;
+	int err;
+
+	msg = nlmsg_alloc();
+	if (!msg)
+		return -ENOMEM;
+	if (!genlmsg_put(msg, NL_AUTO_PORT, NL_AUTO_SEQ, GENL_ID_CTRL, 0, 0,
+			 CTRL_CMD_GETFAMILY, 1)) {
+		nlmsg_free(msg);
+		return -ENOMEM;
+	}
+	err = nla_put_string(msg, CTRL_ATTR_FAMILY_NAME, TASK_DIAG_FAMILY_NAME);
+	if (err >= 0)
+		err = nl_send_auto(sk, msg);
+	nlmsg_free(msg);
+	if (err < 0)
+		return td_nl_errno(err);
+
+	cb = nl_cb_alloc(NL_CB_DEFAULT);
+	if (!cb)
+		return -ENOMEM;
+	nl_cb_set(cb, NL_CB_VALID, NL_CB_CUSTOM, td_nl_family_cb, f);
+	/* Returns after the one reply, or the controller's error (ENOENT). */
+	err = nl_recvmsgs(sk, cb);
+	nl_cb_put(cb);
+	if (err < 0)
+		return td_nl_errno(err);
+	return f->named ? 0 : -EBADMSG;
+}
+
+/*
+ * Open and set up a socket and look the family up: at open, and again for
+ * the first request after an abandoned dump (the id is refreshed then, in
+ * case the module was reloaded meanwhile).
+ */
+static int td_nl_connect(struct td_nl *nl)
+{
+	struct td_nl_family f = { 0 };
+	struct nl_sock *sk;
+	int one = 1, err;
+
+	sk = nl_socket_alloc();
+	if (!sk)
+		return -ENOMEM;
+	/*
+	 * No NLM_F_ACK on requests: a dump ends with NLMSG_DONE, errors come
+	 * anyway, and an ack would only be one more message to read.
+	 */
+	nl_socket_disable_auto_ack(sk);
+	err = genl_connect(sk);
+	if (err >= 0)
+		err = nl_socket_set_buffer_size(sk, TD_NL_RCVBUF, 0);
+	if (err >= 0)
+		err = nl_socket_set_msg_buf_size(sk, TD_NL_BUFSZ);
+	if (err < 0) {
+		err = td_nl_errno(err);
+		goto err_free_sk;
+	}
+	/*
+	 * Extended acks carry the kernel's error text; capped acks do not echo
+	 * the request. Both are best effort: the reader below handles acks
+	 * with and without them, only the text would be missing.
+	 */
+	(void)setsockopt(nl_socket_get_fd(sk), SOL_NETLINK, NETLINK_EXT_ACK, &one, sizeof(one));
+	(void)setsockopt(nl_socket_get_fd(sk), SOL_NETLINK, NETLINK_CAP_ACK, &one, sizeof(one));
+
+	err = td_nl_resolve(sk, &f);
+	if (err)
+		goto err_free_sk;
+	if (f.version != TASK_DIAG_FAMILY_VERSION) {
+		err = -TASKDIAG_EVERSION;
+		goto err_free_sk;
+	}
+	nl->sk = sk;
+	nl->fd = nl_socket_get_fd(sk);
+	nl->family = (uint16_t)f.id;
+	return 0;
+
+err_free_sk:
+	nl_socket_free(sk);
+	return err;
+}
+
+static void td_nl_disconnect(struct td_nl *nl)
+{
+	nl_socket_free(nl->sk);	/* NULL is ignored */
+	nl->sk = NULL;
+	nl->fd = -1;
+	nl->pending = false;
+}
+
+static int td_nl_open(struct taskdiag *td)
+{
+	struct td_nl *nl;
+	int err;
+
+	nl = calloc(1, sizeof(*nl));
+	if (!nl)
+		return -ENOMEM;
+	nl->fd = -1;
+	nl->buf = malloc(TD_NL_BUFSZ);
+	if (!nl->buf) {
+		err = -ENOMEM;
+		goto err_free_nl;
+	}
+	err = td_nl_connect(nl);
+	if (err)
+		goto err_free_buf;
+	td->priv = nl;
+	return 0;
+
+err_free_buf:
+	free(nl->buf);
+err_free_nl:
+	free(nl);
+	return err;
+}
+
+static void td_nl_close(struct taskdiag *td)
+{
+	struct td_nl *nl = td->priv;
+
+	if (!nl)
+		return;
+	td_nl_disconnect(nl);
+	free(nl->buf);
+	free(nl);
+	td->priv = NULL;
+}
+
+/* ------------------------------------------------------------------------
+ * Iteration
+ */
+
+static int td_nl_iter_start(struct taskdiag_iter *it)
+{
+	struct td_nl *nl = it->td->priv;
+	struct nl_msg *msg;
+	int err;
+
+	if (!nl->sk) {
+		err = td_nl_connect(nl);
+		if (err)
+			return err;
+	}
+	msg = nlmsg_alloc();
+	if (!msg)
+		return -ENOMEM;
+	/* Always a dump: the module answers the TASK scope as a dump too. */
+	if (!genlmsg_put(msg, NL_AUTO_PORT, NL_AUTO_SEQ, nl->family, 0, NLM_F_DUMP,
+			 TASK_DIAG_CMD_GET, TASK_DIAG_FAMILY_VERSION)) {
+		err = -ENOMEM;
+		goto out_free_msg;
+	}
+	err = nla_put_u32(msg, TASK_DIAG_A_TASK_SCOPE, (uint32_t)it->req.scope);
+	if (!err && it->req.pid)
+		err = nla_put_u32(msg, TASK_DIAG_A_TASK_PID, (uint32_t)it->req.pid);
+	if (!err)
+		err = nla_put_u32(msg, TASK_DIAG_A_TASK_SHOW, it->req.groups);
+	if (err < 0) {
+		err = td_nl_errno(err);
+		goto out_free_msg;
+	}
+	err = nl_send_auto(nl->sk, msg);
+	if (err < 0) {
+		/* What the kernel made of it is unknown: start afresh next time. */
+		td_nl_disconnect(nl);
+		err = td_nl_errno(err);
+		goto out_free_msg;
+	}
+	/* nl_send_auto() filled in the sequence number. */
+	nl->seq = nlmsg_hdr(msg)->nlmsg_seq;
+	nl->pending = true;
+	nl->state = TD_NL_RUNNING;
+	nl->err = 0;
+	nl->len = 0;
+	nl->off = 0;
+	it->priv = nl;
+	err = 0;
+
+out_free_msg:
+	nlmsg_free(msg);
+	return err;
+}
+
+/* Receive one datagram into nl->buf. */
+static int td_nl_recv(struct td_nl *nl)
+{
+	struct sockaddr_nl sa;
+	struct iovec iov = { .iov_base = nl->buf, .iov_len = TD_NL_BUFSZ };
+	struct msghdr mh = { .msg_iov = &iov, .msg_iovlen = 1 };
+	ssize_t n;
+
+	for (;;) {
+		mh.msg_name = &sa;
+		mh.msg_namelen = sizeof(sa);
+		/* MSG_TRUNC: the datagram's real length, even if it did not fit. */
+		n = recvmsg(nl->fd, &mh, MSG_TRUNC);
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			return -errno;
+		}
+		if (n == 0 || (size_t)n > TD_NL_BUFSZ || (mh.msg_flags & MSG_TRUNC))
+			return -EBADMSG;
+		/*
+		 * Only the kernel (port 0) answers. Another process could send
+		 * to our port only with CAP_NET_ADMIN; drop that anyway.
+		 */
+		if (mh.msg_namelen < sizeof(sa) || sa.nl_family != AF_NETLINK || sa.nl_pid != 0)
+			continue;
+		nl->len = (size_t)n;
+		nl->off = 0;
+		return 0;
+	}
+}
+
+/*
+ * Take the kernel's message (NLMSGERR_ATTR_MSG) out of the TLVs that follow
+ * an error. Best effort: a malformed TLV stream only loses the text.
+ */
+static void td_nl_extack(struct taskdiag *td, const unsigned char *p, size_t len)
+{
+	while (len >= NLA_HDRLEN) {
+		struct nlattr nla;
+		size_t step;
+
+		memcpy(&nla, p, sizeof(nla));
+		if (nla.nla_len < NLA_HDRLEN || nla.nla_len > len)
+			return;
+		if ((nla.nla_type & NLA_TYPE_MASK) == NLMSGERR_ATTR_MSG) {
+			const char *s = (const char *)p + NLA_HDRLEN;
+
+			td_set_extack(td, s, strnlen(s, nla.nla_len - NLA_HDRLEN));
+			return;
+		}
+		step = NLA_ALIGN((size_t)nla.nla_len);
+		if (step >= len)
+			return;
+		p += step;
+		len -= step;
+	}
+}
+
+/* An errno from the wire, negative, and within what errno can be. */
+static int td_nl_wire_errno(int32_t e)
+{
+	if (e > 0)
+		e = -e;
+	return e < -4095 ? -EBADMSG : e;
+}
+
+/*
+ * NLMSG_ERROR: payload struct nlmsgerr, then (unless NLM_F_CAPPED) the rest
+ * of our request, then (with NLM_F_ACK_TLVS) the extended-ack attributes.
+ * Error 0 is an ack, which always ends its request.
+ */
+static int td_nl_error_msg(struct taskdiag *td, const struct nlmsghdr *nlh)
+{
+	const unsigned char *p = NLMSG_DATA(nlh);
+	size_t plen = nlh->nlmsg_len - NLMSG_HDRLEN;
+	struct nlmsgerr e;
+	size_t skip;
+	int32_t error;
+
+	if (plen < sizeof(error))
+		return -EBADMSG;
+	memcpy(&error, p, sizeof(error));
+	if (!error)
+		return 0;
+	if ((nlh->nlmsg_flags & NLM_F_ACK_TLVS) && plen >= sizeof(e)) {
+		memcpy(&e, p, sizeof(e));
+		skip = sizeof(e);
+		if (!(nlh->nlmsg_flags & NLM_F_CAPPED)) {
+			/* The request's payload, padded as nlmsg_append() does. */
+			if (e.msg.nlmsg_len < NLMSG_HDRLEN || e.msg.nlmsg_len > plen)
+				skip = plen;
+			else
+				skip += NLMSG_ALIGN(e.msg.nlmsg_len - NLMSG_HDRLEN);
+		}
+		if (skip < plen)
+			td_nl_extack(td, p + skip, plen - skip);
+	}
+	return td_nl_wire_errno(error);
+}
+
+/* NLMSG_DONE: payload the dump's errno (0: the end), then extack TLVs. */
+static int td_nl_done_msg(struct taskdiag *td, const struct nlmsghdr *nlh)
+{
+	const unsigned char *p = NLMSG_DATA(nlh);
+	size_t plen = nlh->nlmsg_len - NLMSG_HDRLEN;
+	int32_t error = 0;
+
+	if (plen >= sizeof(error))
+		memcpy(&error, p, sizeof(error));
+	if (!error)
+		return 0;
+	if ((nlh->nlmsg_flags & NLM_F_ACK_TLVS) && plen > NLMSG_ALIGN(sizeof(error)))
+		td_nl_extack(td, p + NLMSG_ALIGN(sizeof(error)),
+			     plen - NLMSG_ALIGN(sizeof(error)));
+	return td_nl_wire_errno(error);
+}
+
+/* The request is over: 0 at its end, or its error, for good. */
+static int td_nl_finish(struct td_nl *nl, int ret)
+{
+	nl->pending = false;
+	nl->state = ret ? TD_NL_FAILED : TD_NL_DONE;
+	nl->err = ret;
+	return ret;
+}
+
+/* Fail the iteration with the request's replies possibly still coming. */
+static int td_nl_fail(struct td_nl *nl, int err)
+{
+	nl->state = TD_NL_FAILED;
+	nl->err = err;
+	return err;
+}
+
+static int td_nl_iter_next(struct taskdiag_iter *it)
+{
+	struct td_nl *nl = it->priv;
+	int err;
+
+	if (nl->state == TD_NL_DONE)
+		return 0;
+	if (nl->state != TD_NL_RUNNING)
+		return nl->err;
+
+	for (;;) {
+		const struct nlmsghdr *nlh;
+		size_t left, step;
+
+		if (nl->off >= nl->len) {
+			err = td_nl_recv(nl);
+			if (err)
+				return td_nl_fail(nl, err);
+		}
+		/* Messages start 4-byte aligned in buf (malloc'd, NLMSG_ALIGN). */
+		left = nl->len - nl->off;
+		nlh = (const struct nlmsghdr *)(nl->buf + nl->off);
+		if (left < NLMSG_HDRLEN || nlh->nlmsg_len < NLMSG_HDRLEN || nlh->nlmsg_len > left)
+			return td_nl_fail(nl, -EBADMSG);
+		step = NLMSG_ALIGN(nlh->nlmsg_len);
+		nl->off += step < left ? step : left;
+
+		if (nlh->nlmsg_seq != nl->seq)
+			continue;	/* not an answer to this request */
+		if (nlh->nlmsg_type == nl->family) {
+			if (nlh->nlmsg_len < NLMSG_HDRLEN + GENL_HDRLEN)
+				return td_nl_fail(nl, -EBADMSG);
+			err = td_nl_parse_task((const unsigned char *)NLMSG_DATA(nlh) + GENL_HDRLEN,
+					       nlh->nlmsg_len - NLMSG_HDRLEN - GENL_HDRLEN,
+					       &it->task);
+			if (err)
+				return td_nl_fail(nl, err);
+			return 1;
+		}
+		switch (nlh->nlmsg_type) {
+		case NLMSG_DONE:
+			return td_nl_finish(nl, td_nl_done_msg(it->td, nlh));
+		case NLMSG_ERROR:
+			return td_nl_finish(nl, td_nl_error_msg(it->td, nlh));
+		default:
+			continue;	/* NLMSG_NOOP and the like */
+		}
+	}
+}
+
+/*
+ * If the dump did not run to its end, its remaining replies would be read by
+ * the next request. Draining them could mean reading the rest of a dump of
+ * every task on the system (and would wait on a misbehaving stream), so the
+ * socket is closed instead: the kernel ends the dump (the module's done
+ * callback runs) when the socket goes, and the next iter_start() opens a
+ * new one. A failure to reopen is reported there, not here.
+ */
+static void td_nl_iter_end(struct taskdiag_iter *it)
+{
+	struct td_nl *nl = it->td->priv;
+
+	if (nl->pending)
+		td_nl_disconnect(nl);
+	nl->state = TD_NL_IDLE;
+	nl->len = 0;
+	nl->off = 0;
+	it->priv = NULL;
+}
+
+const struct td_backend td_netlink_backend = {
+	.open = td_nl_open,
+	.close = td_nl_close,
+	.iter_start = td_nl_iter_start,
+	.iter_next = td_nl_iter_next,
+	.iter_end = td_nl_iter_end,
+};
