@@ -10,7 +10,9 @@ dump pids must be strictly ascending and unique (a dump resumed by index
 rather than by key, or one that revisits pids, breaks this). Every 10th dump
 is bracketed by two readings of /proc: a task present in both with the same
 start time lived through the whole dump and must be in it (a dump that
-loses its place, or skips tasks, breaks this). scripts/vm-run fails the run
+loses its place, or skips tasks, breaks this). Unreclaimable slab, after
+dropping caches, may not grow by more than 4 MiB over the test (it is
+printed with MemAvailable). scripts/vm-run fails the run
 if the kernel logs anything.
 """
 import glob
@@ -35,9 +37,25 @@ def alive():
     return out
 
 
+def meminfo_kb(key):
+    for line in open("/proc/meminfo"):
+        if line.startswith(key + ":"):
+            return int(line.split()[1])
+    return 0
+
+
+def settle():
+    subprocess.call(["sync"])
+    with open("/proc/sys/vm/drop_caches", "w") as f:
+        f.write("3\n")
+    time.sleep(1)
+
+
 def main():
     churn, dumps = sys.argv[1], int(sys.argv[2]) if len(sys.argv) > 2 else 1000
     tick = 10**9 // os.sysconf("SC_CLK_TCK")
+    settle()
+    slab0, avail0 = meminfo_kb("SUnreclaim"), meminfo_kb("MemAvailable")
     proc = subprocess.Popen([churn, "100000"], stdout=subprocess.PIPE, text=True)
     time.sleep(1)
     c = tdnl.Client(rcvbuf=1 << 20)
@@ -66,6 +84,12 @@ def main():
         out = proc.communicate()[0].strip()
         c.close()
     print(out or "churn: (no report)")
+    settle()
+    slab1, avail1 = meminfo_kb("SUnreclaim"), meminfo_kb("MemAvailable")
+    print("churn: SUnreclaim %d kB -> %d kB (%+d kB), MemAvailable %d kB -> %d kB (%+d kB)"
+          % (slab0, slab1, slab1 - slab0, avail0, avail1, avail1 - avail0))
+    if slab1 - slab0 > 4096:
+        errors.append("unreclaimable slab grew by %d kB over the churn test" % (slab1 - slab0))
     print("churn test: %d dumps (%d task records) in %.0f s, %d lived-throughout checks, "
           "%d errors" % (dumps, tasks, time.time() - t0, checked, len(errors)))
     for e in errors[:20]:

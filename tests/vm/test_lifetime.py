@@ -28,11 +28,15 @@ import tdnl  # noqa: E402
 CYCLES = 100
 
 
-def sunreclaim_kb():
+def meminfo_kb(key):
     for line in open("/proc/meminfo"):
-        if line.startswith("SUnreclaim:"):
+        if line.startswith(key + ":"):
             return int(line.split()[1])
-    raise RuntimeError("no SUnreclaim in /proc/meminfo")
+    raise RuntimeError("no %s in /proc/meminfo" % key)
+
+
+def sunreclaim_kb():
+    return meminfo_kb("SUnreclaim")
 
 
 def settle():
@@ -73,17 +77,18 @@ def main():
     for _ in range(300):
         c.request(**one)
     settle()
-    before = sunreclaim_kb()
+    before, avail_before = sunreclaim_kb(), meminfo_kb("MemAvailable")
     for _ in range(10000):
         c.request(**one)
     for _ in range(300):
         c.request(scope=tdnl.SCOPE["all_processes"], show=tdnl.SHOW_ALL)
     c.close()
     settle()
-    after = sunreclaim_kb()
+    after, avail_after = sunreclaim_kb(), meminfo_kb("MemAvailable")
     growth = after - before
-    print("leak: SUnreclaim %d kB -> %d kB (%+d kB) over 10,000 requests and 300 dumps"
-          % (before, after, growth))
+    print("leak: SUnreclaim %d kB -> %d kB (%+d kB), MemAvailable %d kB -> %d kB (%+d kB) "
+          "over 10,000 requests and 300 dumps"
+          % (before, after, growth, avail_before, avail_after, avail_after - avail_before))
     failed = growth > 1024
 
     dumper = subprocess.Popen([sys.executable, "-c", DUMPER, "600"])
