@@ -96,7 +96,20 @@ def main():
         ["setpriv", "--reuid=%d" % NOBODY, "--regid=%d" % NOBODY, "--clear-groups",
          sys.executable, "-c",
          "import ctypes,time; ctypes.CDLL(None).prctl(4, 0, 0, 0, 0); time.sleep(1000)"])
-    time.sleep(2)
+    # Wait until both are what they should be: python starts slowly under TCG.
+    end = time.time() + 60
+    while time.time() < end:
+        try:
+            ready = (open("/proc/%d/comm" % nobody_sleeper.pid).read().strip() == "sleep" and
+                     os.stat("/proc/%d/io" % nondumpable.pid).st_uid == 0)
+        except OSError:
+            ready = False
+        if ready:
+            break
+        time.sleep(0.2)
+    else:
+        print("FAIL: the fixture tasks did not start within 60 s")
+        return 1
     try:
         # Baseline: root sees everything, through its own socket.
         c = tdnl.Client()
