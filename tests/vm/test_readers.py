@@ -44,7 +44,17 @@ def main():
     groups = ",".join(str(g) for g in range(1, 1101))
     big = subprocess.Popen(["setpriv", "--groups=" + groups, "sh", "-c", "sleep 1000; :", "x" * 5000])
     sleepers = [subprocess.Popen(["sleep", "1000"]) for _ in range(40)]
-    time.sleep(1.5)
+    # Wait until setpriv has set the groups and started sh (slow under TCG).
+    end = time.time() + 60
+    while time.time() < end:
+        try:
+            if (open("/proc/%d/comm" % big.pid).read().strip() == "sh" and
+                    all(open("/proc/%d/comm" % p.pid).read().strip() == "sleep" for p in sleepers)):
+                break
+        except OSError:
+            pass
+        time.sleep(0.2)
+    time.sleep(0.5)
     try:
         small, c4 = dump(4096, FIXED)
         mid, c32 = dump(32768, tdnl.SHOW_ALL)
