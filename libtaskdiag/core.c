@@ -58,6 +58,48 @@ int taskdiag_open(struct taskdiag **tdp, enum taskdiag_backend backend)
 	return 0;
 }
 
+int taskdiag_open_replay(struct taskdiag **tdp, int fd)
+{
+	struct taskdiag *td;
+	int err;
+
+	if (!tdp)
+		return -EINVAL;
+	*tdp = NULL;
+	if (fd < 0)
+		return -EBADF;
+	td = calloc(1, sizeof(*td));
+	if (!td)
+		return -ENOMEM;
+	td->backend = TASKDIAG_BACKEND_NETLINK;
+	td->ops = &td_replay_backend;
+	err = td_nl_replay_open(td, fd);
+	if (err) {
+		free(td);
+		return err;
+	}
+	*tdp = td;
+	return 0;
+}
+
+int taskdiag_replay_request(struct taskdiag *td, struct taskdiag_request *req)
+{
+	if (!td || !req || td->ops != &td_replay_backend)
+		return -EINVAL;
+	if (td->iter)
+		return -EBUSY;
+	return td_nl_replay_request(td, req);
+}
+
+int taskdiag_set_record(struct taskdiag *td, int fd)
+{
+	if (!td || td->ops != &td_netlink_backend)
+		return -EINVAL;
+	if (td->iter)
+		return -EBUSY;
+	return td_nl_set_record(td, fd);
+}
+
 void taskdiag_close(struct taskdiag *td)
 {
 	if (!td)

@@ -107,6 +107,8 @@ struct taskdiag_iter {
 
 extern const struct td_backend td_netlink_backend TD_HIDDEN;
 extern const struct td_backend td_procfs_backend TD_HIDDEN;
+/* A replay handle's backend (netlink.c): the netlink iteration over a file. */
+extern const struct td_backend td_replay_backend TD_HIDDEN;
 extern const struct taskdiag_item_info td_items[TASKDIAG_ITEM__COUNT] TD_HIDDEN;
 
 /*
@@ -146,5 +148,18 @@ TD_HIDDEN int td_nl_parse_task(const void *attrs, size_t len, struct taskdiag_ta
  * ENOENT: the family lookup is the only libnl receive), ..., unknown -> -EIO.
  */
 TD_HIDDEN int td_nl_errno(int nle_err);
+
+/*
+ * Record and replay (netlink.c; the file format is described there).
+ * td_nl_set_record(): @td is a live netlink handle with no iteration
+ * running; writes the file header to @fd and records from then on (@fd < 0
+ * stops). td_nl_replay_open(): reads and checks the header of @fd and sets
+ * up td->priv for td_replay_backend; -EBADMSG if it is not a recording this
+ * library writes. td_nl_replay_request(): the request the next iteration
+ * replays; -ENODATA if none is left.
+ */
+TD_HIDDEN int td_nl_set_record(struct taskdiag *td, int fd);
+TD_HIDDEN int td_nl_replay_open(struct taskdiag *td, int fd);
+TD_HIDDEN int td_nl_replay_request(struct taskdiag *td, struct taskdiag_request *req);
 
 #endif /* TASKDIAG_INTERNAL_H */

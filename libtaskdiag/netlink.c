@@ -15,6 +15,12 @@
  * what may be thousands of messages, iter_end() closes the socket, which ends
  * the dump in the kernel at once; the next iter_start() opens a fresh socket
  * and looks the family up again (one round trip). See td_nl_iter_end().
+ *
+ * Record and replay (ss -D style): a handle may copy every datagram it
+ * receives to a file (taskdiag_set_record()), and a replay handle
+ * (taskdiag_open_replay()) reads such a file back through the same
+ * iteration code, td_nl_recv() being the only function that knows which
+ * one it serves. See "Record and replay" below for the file format.
  */
 #include <errno.h>
 #include <pthread.h>
@@ -23,6 +29,7 @@
 #include <string.h>
 #include <sys/socket.h>
 #include <sys/uio.h>
+#include <unistd.h>
 
 #include <linux/genetlink.h>
 #include <linux/netlink.h>
@@ -360,6 +367,16 @@ struct td_nl {
 	size_t len;		/* bytes of the datagram in buf */
 	size_t off;		/* next message in buf */
 	unsigned char *buf;	/* TD_NL_BUFSZ bytes */
+	int rec_fd;		/* recording to this file, or -1 */
+	int replay_fd;		/* a replay handle reads this file, or -1 */
+	bool replay_have_req;	/* replay_req holds the next request record */
+	struct td_raw_request {
+		uint32_t seq;
+		uint32_t family;
+		uint32_t scope;
+		uint32_t pid;
+		uint32_t groups;
+	} replay_req;
 };
 
 struct td_nl_family {
@@ -500,6 +517,8 @@ static int td_nl_open(struct taskdiag *td)
 	if (!nl)
 		return -ENOMEM;
 	nl->fd = -1;
+	nl->rec_fd = -1;
+	nl->replay_fd = -1;
 	nl->buf = malloc(TD_NL_BUFSZ);
 	if (!nl->buf) {
 		err = -ENOMEM;
@@ -528,6 +547,259 @@ static void td_nl_close(struct taskdiag *td)
 	free(nl->buf);
 	free(nl);
 	td->priv = NULL;
+}
+
+/* ------------------------------------------------------------------------
+ * Record and replay
+ *
+ * A recording is the reply stream as the kernel sent it, in host byte order
+ * (as netlink itself):
+ *
+ *   header  "TDIAGRAW" | u32 format (1) | u32 TASK_DIAG_FAMILY_VERSION
+ *   record  u32 type | u32 length | length bytes of payload, no padding
+ *     TD_RAW_REQUEST   struct td_raw_request: the sequence number and
+ *                      family id of a request sent, and what it asked for
+ *     TD_RAW_DATAGRAM  one datagram of at most TD_NL_BUFSZ bytes, as
+ *                      recvmsg() returned it (replies to any request)
+ *
+ * A replay handle takes the sequence number and family id of the next
+ * request record at iter_start() and hands each datagram record to the
+ * live code as if recvmsg() had returned it: the same walk, the same
+ * decoder, the same error and extack handling. Datagrams left over from an
+ * iteration that was ended early are skipped, as the live backend drops
+ * them with its socket. A file that ends, or reaches the next request,
+ * before its dump ended is truncated: -EBADMSG, as is any malformed record.
+ */
+
+#define TD_RAW_MAGIC	"TDIAGRAW"
+#define TD_RAW_FORMAT	1
+
+enum {
+	TD_RAW_REQUEST = 1,
+	TD_RAW_DATAGRAM = 2,
+};
+
+struct td_raw_header {
+	char magic[8];
+	uint32_t format;
+	uint32_t family_version;
+};
+
+_Static_assert(sizeof(struct td_raw_header) == 16, "the file header is 16 bytes");
+_Static_assert(sizeof(struct td_raw_request) == 20, "a request record is 20 bytes");
+
+static int td_write_all(int fd, const void *p, size_t len)
+{
+	const unsigned char *b = p;
+
+	while (len) {
+		ssize_t n = write(fd, b, len);
+
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			return -errno;
+		}
+		if (n == 0)
+			return -EIO;
+		b += n;
+		len -= (size_t)n;
+	}
+	return 0;
+}
+
+/* Read @len bytes: 1, 0 at the end of the file before the first byte, -EBADMSG
+ * at the end of the file after it, or -errno. */
+static int td_read_all(int fd, void *p, size_t len)
+{
+	unsigned char *b = p;
+	size_t got = 0;
+
+	while (got < len) {
+		ssize_t n = read(fd, b + got, len - got);
+
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			return -errno;
+		}
+		if (n == 0)
+			return got ? -EBADMSG : 0;
+		got += (size_t)n;
+	}
+	return 1;
+}
+
+static int td_raw_write(int fd, uint32_t type, const void *p, size_t len)
+{
+	uint32_t hdr[2] = { type, (uint32_t)len };
+	int err;
+
+	err = td_write_all(fd, hdr, sizeof(hdr));
+	if (!err)
+		err = td_write_all(fd, p, len);
+	return err;
+}
+
+/*
+ * The next record of a replay: 1 with *type set (a datagram is in nl->buf,
+ * *len bytes; a request is in nl->replay_req), 0 at the end of the file, or
+ * a negative errno (-EBADMSG for a malformed or cut record).
+ */
+static int td_raw_next(struct td_nl *nl, uint32_t *type, size_t *len)
+{
+	uint32_t hdr[2];
+	int r;
+
+	r = td_read_all(nl->replay_fd, hdr, sizeof(hdr));
+	if (r <= 0)
+		return r;
+	switch (hdr[0]) {
+	case TD_RAW_REQUEST:
+		if (hdr[1] != sizeof(nl->replay_req))
+			return -EBADMSG;
+		r = td_read_all(nl->replay_fd, &nl->replay_req, sizeof(nl->replay_req));
+		if (r == 1 && nl->replay_req.family > UINT16_MAX)
+			r = -EBADMSG;
+		if (r == 1)
+			nl->replay_have_req = true;
+		break;
+	case TD_RAW_DATAGRAM:
+		if (hdr[1] > TD_NL_BUFSZ)
+			return -EBADMSG;
+		r = hdr[1] ? td_read_all(nl->replay_fd, nl->buf, hdr[1]) : 1;
+		break;
+	default:
+		return -EBADMSG;
+	}
+	if (r == 0)
+		return -EBADMSG;	/* the header promised a payload */
+	if (r < 0)
+		return r;
+	*type = hdr[0];
+	*len = hdr[1];
+	return 1;
+}
+
+/* Stand in for recvmsg(): the next datagram of the recording. */
+static int td_nl_replay_recv(struct td_nl *nl)
+{
+	uint32_t type;
+	size_t len;
+	int r;
+
+	r = td_raw_next(nl, &type, &len);
+	if (r < 0)
+		return r;
+	/* The end of the file or the next request before this dump ended. */
+	if (r == 0 || type != TD_RAW_DATAGRAM || len == 0)
+		return -EBADMSG;
+	nl->len = len;
+	nl->off = 0;
+	return 0;
+}
+
+/* Make nl->replay_req the next request: 1, 0 if there is none, or an errno. */
+static int td_nl_replay_peek(struct td_nl *nl)
+{
+	uint32_t type;
+	size_t len;
+	int r;
+
+	while (!nl->replay_have_req) {
+		r = td_raw_next(nl, &type, &len);
+		if (r <= 0)
+			return r;
+		/* else a datagram of an iteration ended early: skip it */
+	}
+	return 1;
+}
+
+int td_nl_set_record(struct taskdiag *td, int fd)
+{
+	struct td_nl *nl = td->priv;
+	struct td_raw_header h = {
+		.format = TD_RAW_FORMAT,
+		.family_version = TASK_DIAG_FAMILY_VERSION,
+	};
+	int err;
+
+	if (fd < 0) {
+		nl->rec_fd = -1;
+		return 0;
+	}
+	memcpy(h.magic, TD_RAW_MAGIC, sizeof(h.magic));
+	err = td_write_all(fd, &h, sizeof(h));
+	if (err)
+		return err;
+	nl->rec_fd = fd;
+	return 0;
+}
+
+int td_nl_replay_open(struct taskdiag *td, int fd)
+{
+	struct td_raw_header h;
+	struct td_nl *nl;
+	int err;
+
+	err = td_read_all(fd, &h, sizeof(h));
+	if (err <= 0)
+		return err ? err : -EBADMSG;
+	if (memcmp(h.magic, TD_RAW_MAGIC, sizeof(h.magic)) || h.format != TD_RAW_FORMAT ||
+	    h.family_version != TASK_DIAG_FAMILY_VERSION)
+		return -EBADMSG;
+	nl = calloc(1, sizeof(*nl));
+	if (!nl)
+		return -ENOMEM;
+	nl->fd = -1;
+	nl->rec_fd = -1;
+	nl->replay_fd = fd;
+	nl->buf = malloc(TD_NL_BUFSZ);
+	if (!nl->buf) {
+		free(nl);
+		return -ENOMEM;
+	}
+	td->priv = nl;
+	return 0;
+}
+
+int td_nl_replay_request(struct taskdiag *td, struct taskdiag_request *req)
+{
+	struct td_nl *nl = td->priv;
+	const struct td_raw_request *r = &nl->replay_req;
+	int err;
+
+	err = td_nl_replay_peek(nl);
+	if (err <= 0)
+		return err ? err : -ENODATA;
+	if (r->scope < TASKDIAG_SCOPE_ALL_PROCESSES || r->scope > TASKDIAG_SCOPE_CHILDREN ||
+	    (r->groups & ~TASKDIAG_GROUP_ALL) || r->pid > INT32_MAX)
+		return -EBADMSG;
+	req->scope = (enum taskdiag_scope)r->scope;
+	req->pid = (pid_t)r->pid;
+	req->groups = r->groups;
+	return 0;
+}
+
+/* The request is not sent: the next one recorded is replayed, whatever it asked. */
+static int td_nl_replay_iter_start(struct taskdiag_iter *it)
+{
+	struct td_nl *nl = it->td->priv;
+	int r;
+
+	r = td_nl_replay_peek(nl);
+	if (r <= 0)
+		return r ? r : -EBADMSG;	/* nothing (more) was recorded */
+	nl->replay_have_req = false;
+	nl->seq = nl->replay_req.seq;
+	nl->family = (uint16_t)nl->replay_req.family;
+	nl->pending = true;
+	nl->state = TD_NL_RUNNING;
+	nl->err = 0;
+	nl->len = 0;
+	nl->off = 0;
+	it->priv = nl;
+	return 0;
 }
 
 /* ------------------------------------------------------------------------
@@ -572,6 +844,21 @@ static int td_nl_iter_start(struct taskdiag_iter *it)
 	}
 	/* nl_send_auto() filled in the sequence number. */
 	nl->seq = nlmsg_hdr(msg)->nlmsg_seq;
+	if (nl->rec_fd >= 0) {
+		struct td_raw_request r = {
+			.seq = nl->seq,
+			.family = nl->family,
+			.scope = (uint32_t)it->req.scope,
+			.pid = (uint32_t)it->req.pid,
+			.groups = it->req.groups,
+		};
+
+		err = td_raw_write(nl->rec_fd, TD_RAW_REQUEST, &r, sizeof(r));
+		if (err) {
+			td_nl_disconnect(nl);	/* abandon the dump just asked for */
+			goto out_free_msg;
+		}
+	}
 	nl->pending = true;
 	nl->state = TD_NL_RUNNING;
 	nl->err = 0;
@@ -585,7 +872,7 @@ out_free_msg:
 	return err;
 }
 
-/* Receive one datagram into nl->buf. */
+/* Receive one datagram into nl->buf (and record it), or replay one. */
 static int td_nl_recv(struct td_nl *nl)
 {
 	struct sockaddr_nl sa;
@@ -593,6 +880,8 @@ static int td_nl_recv(struct td_nl *nl)
 	struct msghdr mh = { .msg_iov = &iov, .msg_iovlen = 1 };
 	ssize_t n;
 
+	if (nl->replay_fd >= 0)
+		return td_nl_replay_recv(nl);
 	for (;;) {
 		mh.msg_name = &sa;
 		mh.msg_namelen = sizeof(sa);
@@ -613,6 +902,8 @@ static int td_nl_recv(struct td_nl *nl)
 			continue;
 		nl->len = (size_t)n;
 		nl->off = 0;
+		if (nl->rec_fd >= 0)
+			return td_raw_write(nl->rec_fd, TD_RAW_DATAGRAM, nl->buf, nl->len);
 		return 0;
 	}
 }
@@ -794,6 +1085,14 @@ const struct td_backend td_netlink_backend = {
 	.open = td_nl_open,
 	.close = td_nl_close,
 	.iter_start = td_nl_iter_start,
+	.iter_next = td_nl_iter_next,
+	.iter_end = td_nl_iter_end,
+};
+
+/* A replay handle: td_nl_replay_open() sets it up (no .open), td_nl_close() frees it. */
+const struct td_backend td_replay_backend = {
+	.close = td_nl_close,
+	.iter_start = td_nl_replay_iter_start,
 	.iter_next = td_nl_iter_next,
 	.iter_end = td_nl_iter_end,
 };

@@ -321,6 +321,55 @@ TASKDIAG_API int taskdiag_task_get_bytes(const struct taskdiag_task *task, enum 
 TASKDIAG_API pid_t taskdiag_task_pid(const struct taskdiag_task *task);
 TASKDIAG_API pid_t taskdiag_task_tgid(const struct taskdiag_task *task);
 
+/*
+ * Record and replay of the raw reply stream (as ss -D), so that consumers
+ * can be tested without a kernel. A recording holds a small header, then
+ * for each request a record of what it asked for and one record per
+ * datagram the kernel sent, in host byte order.
+ */
+
+/**
+ * taskdiag_set_record() - copy the reply stream of a netlink handle to a file
+ * @td: a handle of the netlink backend (not a replay handle), with no
+ *      iteration running
+ * @fd: a file open for writing; -1 stops recording. The caller keeps it
+ *      (and closes it after the handle stopped writing to it).
+ *
+ * Writes the file header at once, then records every later request. A write
+ * that fails during an iteration fails that iteration with its errno.
+ *
+ * Return: 0, -EINVAL (not a live netlink handle), -EBUSY, or the errno of
+ * the failed write.
+ */
+TASKDIAG_API int taskdiag_set_record(struct taskdiag *td, int fd);
+
+/**
+ * taskdiag_open_replay() - open a handle that replays a recording
+ * @td: set to the new handle on success
+ * @fd: a file written through taskdiag_set_record(), read sequentially from
+ *      its current offset; the caller keeps it open until taskdiag_close()
+ *
+ * Each taskdiag_iter_start() or taskdiag_dump() replays the next recorded
+ * request, whatever the request passed asks for, through the netlink
+ * backend's own decoder and error handling (taskdiag_extack() included);
+ * taskdiag_get_backend() says TASKDIAG_BACKEND_NETLINK.
+ *
+ * Return: 0, -EBADMSG (@fd does not start with a recording's header), or
+ * another negative errno. Iterations return -EBADMSG for a recording that is
+ * truncated or corrupt, and when no request is left to replay.
+ */
+TASKDIAG_API int taskdiag_open_replay(struct taskdiag **td, int fd);
+
+/**
+ * taskdiag_replay_request() - what the next iteration of a replay handle replays
+ * @td: a replay handle, with no iteration running
+ * @req: set to the recorded request (scope, pid and groups)
+ *
+ * Return: 0, -ENODATA when no request is left, -EINVAL (not a replay
+ * handle), -EBUSY, -EBADMSG (a corrupt recording) or a read error.
+ */
+TASKDIAG_API int taskdiag_replay_request(struct taskdiag *td, struct taskdiag_request *req);
+
 #ifdef __cplusplus
 }
 #endif

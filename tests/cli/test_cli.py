@@ -1,0 +1,453 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""Host tests of task_diag_all through --replay of hand-built recordings.
+
+The recordings come from make_stream.py, whose TASKS are the expected
+values: JSON is checked with Python's json module, CSV with its csv module,
+the table cell by cell and column by column, each against renderings of
+TASKS written here from the documented output rules (task_diag_all.1), not
+against an earlier output of the tool. What would be a bug: any value,
+key, quoting, escaping or alignment that differs; a broken or truncated
+recording that does not give exit status 1 and one clear line (JSON object
+with -j), or that crashes the tool (the sanitizer build runs these too).
+
+Usage: test_cli.py TASK_DIAG_ALL MAN_PAGE CHECK   (CHECK: json csv table
+errors fuzz usage)
+"""
+import csv
+import errno
+import grp
+import io
+import json
+import os
+import pwd
+import random
+import re
+import subprocess
+import sys
+import tempfile
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import make_stream  # noqa: E402
+from make_stream import TASKS  # noqa: E402
+
+TOOL = MAN = None
+HZ = os.sysconf("SC_CLK_TCK")
+TICK_NS = 10**9 // HZ
+GROUPS = make_stream.GROUPS
+MASKS = {"base.flags": 8, "status.sig_pending": 16, "status.sig_shared_pending": 16,
+         "status.sig_blocked": 16, "status.sig_ignored": 16, "status.sig_caught": 16,
+         "cred.cap_inheritable": 16, "cred.cap_permitted": 16, "cred.cap_effective": 16,
+         "cred.cap_bounding": 16, "cred.cap_ambient": 16}
+ADDRS = {"stat." + n for n in ("start_code", "end_code", "start_stack", "kstk_esp",
+                               "kstk_eip", "start_data", "end_data", "start_brk",
+                               "arg_start", "arg_end", "env_start", "env_end")}
+BITMAPS = {"status.cpus_allowed", "status.mems_allowed"}
+failures = []
+
+
+def check(ok, what):
+    if not ok:
+        failures.append(what)
+        print("FAIL", what)
+
+
+def run(*args, stdin=None):
+    p = subprocess.run([TOOL] + list(args), input=stdin, stdout=subprocess.PIPE,
+                       stderr=subprocess.PIPE)
+    return p.returncode, p.stdout, p.stderr.decode(errors="replace")
+
+
+def argv_of(data):
+    """cmdline bytes -> arguments, split at NUL (a final NUL ends the last)."""
+    if not data:
+        return []
+    if data.endswith(b"\0"):
+        data = data[:-1]
+    return [a.decode(errors="replace") for a in data.split(b"\0")]
+
+
+def words(ws):
+    return list(ws)
+
+
+def ranges(ws):
+    bits = [i for i in range(32 * len(ws)) if ws[i // 32] >> (i % 32) & 1]
+    out, i = [], 0
+    while i < len(bits):
+        j = i
+        while j + 1 < len(bits) and bits[j + 1] == bits[j] + 1:
+            j += 1
+        out.append(str(bits[i]) if i == j else "%d-%d" % (bits[i], bits[j]))
+        i = j + 1
+    return ",".join(out)
+
+
+def text_of(q, v):
+    """A value as the table and CSV write it (CSV keeps control characters)."""
+    if q == "cmdline":
+        return " ".join(argv_of(v))
+    if q == "base.state":
+        return chr(v)
+    if isinstance(v, bytes):
+        return v.decode(errors="replace")
+    if q in BITMAPS:
+        return ranges(v)
+    if isinstance(v, list):
+        return ",".join(str(x) for x in v)
+    if q in MASKS:
+        return "0x%0*x" % (MASKS[q], v)
+    if q in ADDRS:
+        return "0x%x" % v if v else "0"
+    if q == "status.umask":
+        return "%04o" % v
+    return str(v)
+
+
+def for_table(s):
+    """Control characters and U+FFFD (ill-formed UTF-8) become '?'."""
+    return "".join("?" if (ord(c) < 0x20 or 0x7f <= ord(c) < 0xa0 or c == "\ufffd") else c
+                   for c in s)
+
+
+def expected_json(task, groups=GROUPS):
+    exp = {"pid": task["pid"], "tgid": task["tgid"]}
+    if "cmdline" in task and "cmdline" in groups:
+        exp["cmdline"] = argv_of(task["cmdline"])
+    for g in GROUPS:
+        if g not in task or g not in groups:
+            continue
+        exp[g] = {}
+        for n, v in task[g].items():
+            if n == "state":
+                v = chr(v)
+            elif isinstance(v, bytes):
+                v = v.decode(errors="replace")
+            exp[g][n] = v
+    return exp
+
+
+def check_json():
+    path = os.path.join(WORK, "good.raw")
+    rc, out, err = run("--replay", path, "-j")
+    check(rc == 0 and not err, "json: exit %d, stderr %r" % (rc, err))
+    lines = out.decode().splitlines()
+    check(len(lines) == 3, "json: %d lines for 3 tasks" % len(lines))
+    for task, line in zip(TASKS, lines):
+        got = json.loads(line)
+        exp = expected_json(task, GROUPS + ("cmdline",))
+        check(got == exp, "json: pid %d\n  got      %s\n  expected %s" % (task["pid"], got, exp))
+        # The key order: pid, tgid, cmdline, then the groups in ABI order.
+        check(list(got) == list(exp), "json: key order %s" % list(got))
+    # -s picks groups from a recording of every group.
+    rc, out, _ = run("--replay", path, "-j", "-s", "cred,base")
+    got = [json.loads(x) for x in out.decode().splitlines()]
+    check(rc == 0 and got == [expected_json(t, ("base", "cred")) for t in TASKS],
+          "json -s cred,base: %s" % got)
+    # -o: flat members named as asked, absent ones left out.
+    rc, out, _ = run("--replay", path, "-j", "-o", "pid,stat.utime,io.rchar,cmdline,groups")
+    got = [json.loads(x) for x in out.decode().splitlines()]
+    exp = []
+    for t in TASKS:
+        e = {"pid": t["tgid"], "stat.utime": t["stat"]["utime"]}
+        if "io" in t:
+            e["io.rchar"] = t["io"]["rchar"]
+        if "cmdline" in t:
+            e["cmdline"] = argv_of(t["cmdline"])
+        e["groups"] = t["cred"]["groups"]
+        exp.append(e)
+    check(rc == 0 and got == exp, "json -o: %s\n  expected %s" % (got, exp))
+    # The escapes themselves: control characters as \\uXXXX or short forms.
+    raw = lines[2]
+    check('"a\\"b,c\\\\d\\te\\u001b"' in raw, "json: comm escapes in %s" % raw)
+    check('"ctl\\u0001\\u007f\\u0085"' in raw and '"line\\u2028sep"' in raw and
+          '"bad\\ufffd\\ufffd\\ufffd"' in raw,
+          "json: cmdline escapes in %s" % raw)
+    # -q decodes and prints nothing.
+    rc, out, err = run("--replay", path, "-q", "-s", "all")
+    check(rc == 0 and out == b"" and err == "", "quiet: %d %r %r" % (rc, out, err))
+
+
+def check_csv():
+    path = os.path.join(WORK, "good.raw")
+    rc, out, err = run("--replay", path, "--csv")
+    check(rc == 0 and not err, "csv: exit %d, stderr %r" % (rc, err))
+    text = out.decode("utf-8")
+    check(text.endswith("\r\n") and text.count("\n") == text.count("\r\n"),
+          "csv: records end with CRLF")
+    rows = list(csv.reader(io.StringIO(text, newline="")))
+    header, body = rows[0], rows[1:]
+    # Every attribute of the ABI, in its order, named group.attribute.
+    exp_header = ["pid", "tgid", "cmdline"]
+    for g in GROUPS:
+        exp_header += ["%s.%s" % (g, n) for _, (n, kind) in
+                       sorted(make_stream.abi.sets[g.upper()].items()) if kind != "pad"]
+    check(header == exp_header, "csv header %s\n  expected %s" % (header, exp_header))
+    check(len(body) == 3, "csv: %d rows" % len(body))
+    for task, row in zip(TASKS, body):
+        got = dict(zip(header, row))
+        for q in header:
+            g, _, n = q.partition(".")
+            if not n:
+                v = task.get(q)
+            else:
+                v = task.get(g, {}).get(n)
+            exp = "" if v is None else text_of(q, v)
+            check(got[q] == exp, "csv: pid %d %s = %r, expected %r" % (task["pid"], q, got[q], exp))
+    # Quoting: a field with a quote, comma, CR or LF is quoted, quotes doubled.
+    rc, out, _ = run("--replay", path, "--csv", "-o", "comm,pid,args")
+    last = out.decode().split("\r\n")[3]
+    args = TASKS[2]["cmdline"].rstrip(b"\0").replace(b"\0", b" ").decode(errors="replace")
+    check(last == '"a""b,c\\d\te\x1b",42,"%s"' % args.replace('"', '""'),
+          "csv: quoting of %r" % last)
+    check("u8\ufffd\ufffd\ufffd\ufffd\ufffd\U0001f600\ufffd" in last,
+          "csv: ill-formed UTF-8 in %r" % last)
+
+
+TABLE_FIELDS = ["pid", "tid", "ppid", "user", "uid", "ruser", "group", "rss", "vsz", "stat",
+                "s", "ni", "pri", "nlwp", "tty", "time", "comm", "args"]
+HEADERS = {"pid": "PID", "tid": "TID", "ppid": "PPID", "user": "USER", "uid": "UID",
+           "ruser": "RUSER", "group": "GROUP", "rss": "RSS", "vsz": "VSZ", "stat": "STAT",
+           "s": "S", "ni": "NI", "pri": "PRI", "nlwp": "NLWP", "tty": "TT", "time": "TIME",
+           "comm": "COMMAND", "args": "COMMAND"}
+RIGHT = {"pid", "tid", "ppid", "uid", "rss", "vsz", "ni", "pri", "nlwp", "time"}
+
+
+def user(uid):
+    try:
+        return pwd.getpwuid(uid).pw_name
+    except KeyError:
+        return str(uid)
+
+
+def group(gid):
+    try:
+        return grp.getgrgid(gid).gr_name
+    except KeyError:
+        return str(gid)
+
+
+def ps_time(t):
+    s = (t["stat"]["utime"] // TICK_NS + t["stat"]["stime"] // TICK_NS) // HZ
+    dd, hh, mm, ss = s // 86400, s // 3600 % 24, s // 60 % 60, s % 60
+    return ("%d-" % dd if dd else "") + "%02d:%02d:%02d" % (hh, mm, ss)
+
+
+def ps_stat(t):
+    b, st, status = t["base"], t["stat"], t["status"]
+    s = chr(b["state"])
+    s += "<" if st["nice"] < 0 else ""
+    s += "N" if st["nice"] > 0 else ""
+    s += "L" if status.get("vm_lck") else ""
+    s += "s" if b["sid"] == t["tgid"] else ""
+    s += "l" if b["num_threads"] > 1 else ""
+    s += "+" if b["pgid"] == b["tpgid"] else ""
+    return s
+
+
+def ps_tty(nr):
+    if not nr:
+        return "?"
+    major, minor = (nr >> 8) & 0xfff, (nr & 0xff) | ((nr >> 12) & 0xfff00)
+    assert 136 <= major <= 143
+    return "pts/%d" % (minor + (major - 136) * 256)
+
+
+def expected_row(t):
+    b, st, cr = t["base"], t["stat"], t["cred"]
+    # ps's args: NULs and newlines as blanks, trailing NULs dropped, else [comm].
+    args = t.get("cmdline", b"").rstrip(b"\0").replace(b"\0", b" ").replace(b"\n", b" ")
+    args = args.decode(errors="replace") or "[%s]" % b["comm"].decode()
+    return {"pid": str(t["tgid"]), "tid": str(t["pid"]), "ppid": str(b["ppid"]),
+            "user": user(cr["euid"]), "uid": str(cr["euid"]), "ruser": user(cr["uid"]),
+            "group": group(cr["egid"]), "rss": str(st["rss"] // 1024),
+            "vsz": str(st["vsize"] // 1024), "stat": ps_stat(t), "s": chr(b["state"]),
+            "ni": str(st["nice"]) if st["policy"] in (0, 3) else "-",
+            "pri": str(39 - st["priority"]), "nlwp": str(b["num_threads"]),
+            "tty": ps_tty(b["tty_nr"]), "time": ps_time(t),
+            "comm": for_table(b["comm"].decode(errors="replace")), "args": for_table(args)}
+
+
+def check_table():
+    path = os.path.join(WORK, "good.raw")
+    rc, out, err = run("--replay", path, "-o", ",".join(TABLE_FIELDS))
+    check(rc == 0 and not err, "table: exit %d, stderr %r" % (rc, err))
+    lines = out.decode().split("\n")
+    check(lines[-1] == "" and len(lines) == 5, "table: %d lines" % (len(lines) - 1))
+    lines = lines[:-1]
+    n = len(TABLE_FIELDS)
+    head = list(re.finditer(r"\S+", lines[0]))
+    check([m.group() for m in head] == [HEADERS[f] for f in TABLE_FIELDS],
+          "table header %r" % lines[0])
+    for task, line in zip(TASKS, lines[1:]):
+        check(line == line.rstrip(), "table: trailing blanks in %r" % line)
+        toks = list(re.finditer(r"\S+", line))
+        cells = toks[:n - 1] + [None]
+        exp = expected_row(task)
+        for i, f in enumerate(TABLE_FIELDS):
+            if f == "args":
+                text, start, end = line[toks[n - 1].start():], toks[n - 1].start(), len(line)
+            else:
+                text, start, end = cells[i].group(), cells[i].start(), cells[i].end()
+            check(text == exp[f], "table: pid %d %s = %r, expected %r" % (task["pid"], f, text,
+                                                                         exp[f]))
+            if f in RIGHT:
+                check(end == head[i].end(), "table: %s not right-aligned in %r" % (f, line))
+            else:
+                check(start == head[i].start(), "table: %s not left-aligned in %r" % (f, line))
+    # Without -o: every item of the groups, headers are the upper-case names.
+    rc, out, _ = run("--replay", path, "-s", "statm")
+    lines = out.decode().splitlines()
+    check(lines[0].split() == ["PID", "TGID", "SIZE", "RESIDENT", "SHARED", "TEXT", "LIB",
+                               "DATA", "DT"], "table -s statm header %r" % lines[0])
+    for task, line in zip(TASKS, lines[1:]):
+        exp = [str(task["pid"]), str(task["tgid"])] + [str(v) for v in task["statm"].values()]
+        check(line.split() == exp, "table -s statm: %r, expected %s" % (line, exp))
+    # Absent values are "-" (pid 2: no io).
+    rc, out, _ = run("--replay", path, "-o", "pid,io.rchar,rchar")
+    check(out.decode().splitlines()[2].split() == ["2", "-", "-"],
+          "table: absent values %r" % out.decode())
+
+
+def check_errors():
+    for name, (_, kind) in sorted(make_stream.bad_streams().items()):
+        path = os.path.join(WORK, name + ".raw")
+        for mode in ((), ("-j",), ("--csv",), ("-q",)):
+            rc, out, err = run("--replay", path, "-s", "all", *mode)
+            want = 5 if kind == "esrch" else 1
+            check(rc == want, "%s %s: exit %d, expected %d (%s)" % (name, mode, rc, want, err))
+            lines = err.splitlines()
+            check(len(lines) == 1 and lines[0].startswith("task_diag_all: "),
+                  "%s %s: stderr %r" % (name, mode, err))
+            if kind == "esrch":
+                check("pid 999999" in err and "no such process (kernel: no such pid)" in err,
+                      "%s: message %r" % (name, err))
+            else:
+                check("truncated or corrupt" in err, "%s: message %r" % (name, err))
+            if mode == ("-j",):
+                objs = [json.loads(x) for x in out.decode().splitlines()]
+                e = objs[-1] if objs else {}
+                check(set(e) >= {"error", "errno"} and
+                      e["errno"] == (errno.ESRCH if kind == "esrch" else errno.EBADMSG),
+                      "%s -j: error object %r" % (name, e))
+                check(kind != "esrch" or e.get("extack") == "no such pid",
+                      "%s -j: extack %r" % (name, e))
+    rc, _, err = run("--replay", os.path.join(WORK, "does-not-exist.raw"))
+    check(rc == 1 and "No such file or directory" in err, "missing file: %d %r" % (rc, err))
+
+
+def check_fuzz():
+    """Mutated recordings: any exit status of the table, never a crash."""
+    good = make_stream.good_stream()
+    rnd = random.Random(int(os.environ.get("TD_FUZZ_SEED", "5")))
+    path = os.path.join(WORK, "fuzz.raw")
+    counts = {}
+    for i in range(int(os.environ.get("TD_FUZZ_RUNS", "400"))):
+        data = bytearray(good)
+        how = i % 4
+        if how == 0:
+            for _ in range(rnd.randint(1, 8)):
+                data[rnd.randrange(16, len(data))] = rnd.randrange(256)
+        elif how == 1:
+            del data[rnd.randrange(len(data)):]
+        elif how == 2:
+            at = rnd.randrange(16, len(data))
+            data[at:at] = bytes(rnd.randrange(256) for _ in range(rnd.randint(1, 16)))
+        else:
+            at = rnd.randrange(16, len(data) - 4)
+            data[at:at + 4] = rnd.choice([b"\xff\xff\xff\xff", b"\0\0\0\0", b"\x04\0\x01\0",
+                                          b"\0\0\1\0"])
+        with open(path, "wb") as f:
+            f.write(data)
+        rc, out, err = run("--replay", path, "-j", "-s", "all")
+        counts[rc] = counts.get(rc, 0) + 1
+        if rc not in range(0, 6) or "Sanitizer" in err or "runtime error" in err:
+            check(False, "fuzz %d (%s): exit %d: %s" % (i, how, rc, err[-2000:]))
+            with open(os.path.join(WORK, "crash-%d.raw" % i), "wb") as f:
+                f.write(data)
+            continue
+        for line in out.decode(errors="strict").splitlines():
+            json.loads(line)
+        if rc:
+            check(len(err.splitlines()) == 1, "fuzz %d: stderr %r" % (i, err))
+    print("fuzz: exit statuses %s" % counts)
+
+
+def check_usage():
+    rc, out, err = run("-h")
+    check(rc == 0 and not err, "-h: %d %r" % (rc, err))
+    usage = out.decode()
+    man = open(MAN).read().replace("\\-", "-")
+    longs_h = set(re.findall(r"--[a-z][a-z-]+", usage))
+    longs_m = set(re.findall(r"--[a-z][a-z-]+", man))
+    check(longs_h == longs_m, "options of -h %s and of the man page %s differ" %
+          (sorted(longs_h - longs_m), sorted(longs_m - longs_h)))
+    pairs = re.findall(r"^\s+(-[a-zA-Z]), (--[a-z-]+)( [A-Z]+)?", usage, re.M)
+    singles = re.findall(r"^\s{6}(--[a-z-]+)( [A-Z]+)?", usage, re.M)
+    good = os.path.join(WORK, "good.raw")
+    for opts in [(s, l_, a) for s, l_, a in pairs] + [(None, l_, a) for l_, a in singles]:
+        arg = {" PID": "1", " B": "procfs", " FILE": good, " FIELD": "pid", "": None}.get(
+            opts[2], "base")
+        for o in opts[:2]:
+            if o is None:
+                continue
+            if o in ("--dump-raw",):
+                argv = [o, os.path.join(WORK, "x.raw"), "-q"]
+            elif o in ("--verify", "-a", "--all", "-A", "--all-threads", "-j", "--json",
+                       "--csv", "-q", "--quiet", "-s", "--show", "-o", "--output"):
+                argv = [o] + ([arg] if arg else []) + ["--replay", good]
+            else:
+                argv = [o] + ([arg] if arg else [])
+            if o in ("--replay",):
+                argv += ["-q"]
+            rc, out, err = run(*argv)
+            check("unknown option" not in err and "missing argument" not in err,
+                  "%s from -h is not accepted: %s" % (argv, err))
+    check(len(pairs) + len(singles) >= 16, "usage lists %d options" % (len(pairs) + len(singles)))
+    for code, text in ((0, "0 ok"), (1, "1 error"), (2, "2 bad usage"), (3, "3 task_diag module"),
+                       (4, "4 permission"), (5, "5 no such pid"), (6, "6 --verify")):
+        check(text in usage, "-h does not document exit status %d" % code)
+    # Usage errors: exit 2, one message, and a JSON object with -j.
+    for argv, msg in ((["-x"], "unknown option -x"), (["--bogus"], "unknown option --bogus"),
+                      (["-p"], "missing argument to -p"), (["--pid"], "missing argument to --pid"),
+                      (["-p", "0"], "not a pid"), (["-p", "12x"], "not a pid"),
+                      (["-s", "nope"], "unknown group 'nope'"), (["-b", "x"], "unknown backend"),
+                      (["-o", "nope"], "unknown field 'nope'"), (["-o", "pid,pid"], "twice"),
+                      (["-p", "1", "-c", "2"], "exclusive"), (["stray"], "unexpected argument"),
+                      (["--replay", good, "-p", "1"], "--replay"),
+                      (["--verify", "-b", "procfs"], "--verify"),
+                      (["--dump-raw", "x", "-b", "procfs"], "--dump-raw")):
+        rc, out, err = run(*argv)
+        check(rc == 2 and msg in err and "--help" in err and out == b"",
+              "%s: exit %d, %r" % (argv, rc, err))
+        rc, out, err = run("-j", *argv)
+        obj = json.loads(out.decode().splitlines()[-1]) if out else {}
+        check(rc == 2 and msg in obj.get("error", "") and obj.get("errno") == errno.EINVAL,
+              "-j %s: exit %d, %r" % (argv, rc, out))
+    rc, out, _ = run("-V")
+    check(rc == 0 and out.decode().startswith("task_diag_all "), "-V: %r" % out)
+    rc, out, _ = run("-o", "help")
+    names = out.decode()
+    check(rc == 0 and all(re.search(r"^\s+%s\s" % re.escape(q), names, re.M)
+                          for q in ("pid", "user", "stat.utime", "io.rchar", "cred.groups",
+                                    "cmdline", "args")), "-o help: %r" % names[:300])
+    # Without the module on this host, netlink asked for is exit 3.
+    if not os.path.exists("/sys/module/task_diag"):
+        for argv in (["-b", "netlink"], ["--verify"], ["--dump-raw", os.path.join(WORK, "y")]):
+            rc, out, err = run(*argv)
+            check(rc == 3 and "module is not loaded" in err, "%s: %d %r" % (argv, rc, err))
+
+
+def main():
+    global TOOL, MAN, WORK
+    TOOL, MAN, what = sys.argv[1], sys.argv[2], sys.argv[3]
+    with tempfile.TemporaryDirectory() as WORK:
+        make_stream.main(["make_stream.py", WORK])
+        {"json": check_json, "csv": check_csv, "table": check_table, "errors": check_errors,
+         "fuzz": check_fuzz, "usage": check_usage}[what]()
+    print("%s: %d failures" % (what, len(failures)))
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
