@@ -1,0 +1,106 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# DKMS, as a user runs it, on the host -- build only, never loaded here:
+# lay out the source tree as the task-diag-dkms package installs it
+# (packaging/dkms-source), then `dkms add`, `dkms build -k KVER` against
+# the Debian 6.1 headers and `dkms install -k KVER` into a scratch module
+# tree (never the host's /lib/modules), `dkms uninstall`, `dkms remove`,
+# all with private DKMS trees. Check the module's modinfo (version magic,
+# the documented ptrace_cap_only parameter, the genl family alias). Then boot
+# the guest with the DKMS-built task_diag.ko loaded: the family is listed by
+# the controller and answers a dump of every process.
+#
+#   test_dkms.sh BUILD_DIR [KVER]
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+. "$here/../../scripts/lib.sh"
+
+build=$(cd "$1" && pwd -P)
+kver=${2:-$(td_kver)} || td_die "no guest kernel version: run scripts/setup"
+kdir=/usr/src/linux-headers-$kver
+version=$("$TD_SRC/packaging/version")
+
+fail() {
+	echo "FAIL: $*" >&2
+	exit 1
+}
+
+command -v dkms >/dev/null || "$TD_SRC/scripts/package" --deps
+[ -f "$kdir/Makefile" ] || fail "no kernel headers at $kdir: run scripts/setup"
+[ "$kver" != "$(uname -r)" ] || fail "refusing to build for the running host kernel $kver"
+
+work=$build/packaging-test/dkms
+rm -rf "$work"
+mkdir -p "$work/src" "$work/tree" "$work/root/lib/modules/$kver" "$work/keys"
+# Private trees, and a private signing key (dkms signs what it builds), so
+# nothing outside $work is written.
+dk=(--sourcetree "$work/src" --dkmstree "$work/tree" --installtree "$work/root/lib/modules")
+export mok_signing_key=$work/keys/mok.key mok_certificate=$work/keys/mok.pub
+
+t0=$SECONDS
+"$TD_SRC/packaging/dkms-source" "$work/src/task-diag-$version"
+grep -qx "PACKAGE_VERSION=\"$version\"" "$work/src/task-diag-$version/dkms.conf" ||
+	fail "dkms.conf does not carry version $version"
+
+dkms add -m task-diag -v "$version" "${dk[@]}" >"$work/dkms.log" 2>&1 ||
+	{ cat "$work/dkms.log"; fail "dkms add"; }
+dkms build -m task-diag -v "$version" -k "$kver" --kernelsourcedir "$kdir" "${dk[@]}" \
+	>>"$work/dkms.log" 2>&1 || {
+	cat "$work/dkms.log"
+	cat "$work/tree/task-diag/$version/build/make.log" 2>/dev/null | tail -n 40
+	fail "dkms build -k $kver"
+}
+ko=$(find "$work/tree/task-diag/$version/$kver" -name 'task_diag.ko*' | head -n1)
+[ -n "$ko" ] || { cat "$work/dkms.log"; fail "dkms build made no task_diag.ko"; }
+echo "dkms build: $ko ($((SECONDS - t0)) s)"
+
+# No warning from the build (Kbuild at the default warning level).
+if grep -E 'warning:|error:' "$work/tree/task-diag/$version/$kver/"*/log/make.log; then
+	fail "the DKMS build printed warnings"
+fi
+
+info=$(modinfo "$ko")
+echo "$info" | grep -v -E '^(signature|sig_|[[:space:]])'
+echo "$info" | grep -qE "^vermagic: +$kver " || fail "vermagic is not $kver"
+echo "$info" | grep -qE '^parm: +ptrace_cap_only:[^ ].*\(bool\)$' ||
+	fail "modinfo does not document the ptrace_cap_only parameter"
+echo "$info" | grep -qE '^alias: +net-pf-16-proto-16-family-task_diag$' ||
+	fail "no genetlink family alias (autoloading by family name)"
+echo "$info" | grep -qE '^license: +GPL$' || fail "licence is not GPL"
+
+dkms install -m task-diag -v "$version" -k "$kver" --no-depmod "${dk[@]}" \
+	>>"$work/dkms.log" 2>&1 || { cat "$work/dkms.log"; fail "dkms install -k $kver"; }
+installed=$work/root/lib/modules/$kver/updates/dkms
+ls "$installed"/task_diag.ko* >/dev/null 2>&1 || fail "dkms install put nothing in $installed"
+depmod -b "$work/root" "$kver" 2>>"$work/dkms.log" || fail "depmod"
+grep -q 'updates/dkms/task_diag.ko' "$work/root/lib/modules/$kver/modules.dep" ||
+	fail "task_diag.ko is not in modules.dep"
+st=$(dkms status -m task-diag -v "$version" "${dk[@]}")
+echo "dkms status: $st"
+grep -q "task-diag/$version, $kver, .*: installed" <<<"$st" || fail "dkms status does not say installed"
+
+# The guest loads the DKMS-built module (vm-run refuses to start without it).
+guest=$work/guest.log
+"$TD_SRC/scripts/vm-run" --build "$build" --module "$ko" -- sh -c '
+	set -e
+	grep -q "^task_diag " /proc/modules
+	genl-ctrl-list | grep -w task_diag
+	/usr/bin/python3 "$1" all_processes | tail -n 1
+	' sh "$TD_SRC/tests/vm/tdnl.py" >"$guest" 2>&1 || { cat "$guest"; fail "guest run"; }
+cat "$guest"
+grep -qE 'task_diag' "$guest" || fail "genl-ctrl-list does not list task_diag"
+n=$(sed -n 's/^\([0-9][0-9]*\) tasks (scope all_processes)$/\1/p' "$guest")
+[ -n "$n" ] && [ "$n" -gt 3 ] || fail "the dump did not list the guest's processes"
+
+dkms uninstall -m task-diag -v "$version" -k "$kver" --no-depmod "${dk[@]}" \
+	>>"$work/dkms.log" 2>&1 || { cat "$work/dkms.log"; fail "dkms uninstall"; }
+! ls "$installed"/task_diag.ko* >/dev/null 2>&1 || fail "dkms uninstall left the module"
+dkms remove -m task-diag -v "$version" --all "${dk[@]}" >>"$work/dkms.log" 2>&1 ||
+	{ cat "$work/dkms.log"; fail "dkms remove"; }
+[ ! -e "$work/tree/task-diag/$version" ] || fail "dkms remove left $work/tree/task-diag/$version"
+
+rm -rf "$work"
+rmdir "$build/packaging-test" 2>/dev/null || true
+echo "PASS: DKMS add/build/install/uninstall/remove for $kver; the DKMS-built module loads" \
+	"in the guest and dumps $n processes ($((SECONDS - t0)) s)"
