@@ -16,6 +16,7 @@
 
 #include <bpf/libbpf.h>
 
+__attribute__((format(printf, 2, 0)))
 static int tdp_print(enum libbpf_print_level level, const char *fmt, va_list ap)
 {
 	if (level == LIBBPF_DEBUG)
