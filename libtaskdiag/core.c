@@ -210,18 +210,24 @@ int taskdiag_dump(struct taskdiag *td, const struct taskdiag_request *req, taskd
 	return ret;
 }
 
-static const struct taskdiag_item_info *td_get(const struct taskdiag_task *t,
-					       enum taskdiag_item item, int *err)
+/*
+ * The value of @item if it is present and of type @type (or @alt): the one
+ * check every typed getter makes. @out_ok: the caller's out pointers.
+ */
+static int td_value(const struct taskdiag_task *t, enum taskdiag_item item, bool out_ok,
+		    enum taskdiag_type type, enum taskdiag_type alt, const struct td_value **v)
 {
-	if (!t || (unsigned int)item >= TASKDIAG_ITEM__COUNT) {
-		*err = -EINVAL;
-		return NULL;
-	}
-	if (!td_task_present(t, item)) {
-		*err = -ENOENT;
-		return NULL;
-	}
-	return &td_items[item];
+	enum taskdiag_type have;
+
+	if (!t || !out_ok || (unsigned int)item >= TASKDIAG_ITEM__COUNT)
+		return -EINVAL;
+	if (!td_task_present(t, item))
+		return -ENOENT;
+	have = td_items[item].type;
+	if (have != type && have != alt)
+		return -EINVAL;
+	*v = &t->v[item];
+	return 0;
 }
 
 bool taskdiag_task_has(const struct taskdiag_task *t, enum taskdiag_item item)
@@ -231,69 +237,46 @@ bool taskdiag_task_has(const struct taskdiag_task *t, enum taskdiag_item item)
 
 int taskdiag_task_get_u64(const struct taskdiag_task *t, enum taskdiag_item item, uint64_t *val)
 {
-	const struct taskdiag_item_info *r;
-	int err = 0;
+	const struct td_value *v;
+	int err = td_value(t, item, val, TASKDIAG_TYPE_U64, TASKDIAG_TYPE_U64, &v);
 
-	if (!val)
-		return -EINVAL;
-	r = td_get(t, item, &err);
-	if (!r)
-		return err;
-	if (r->type != TASKDIAG_TYPE_U64)
-		return -EINVAL;
-	*val = t->v[item].u;
-	return 0;
+	if (!err)
+		*val = v->u;
+	return err;
 }
 
 int taskdiag_task_get_s64(const struct taskdiag_task *t, enum taskdiag_item item, int64_t *val)
 {
-	const struct taskdiag_item_info *r;
-	int err = 0;
+	const struct td_value *v;
+	int err = td_value(t, item, val, TASKDIAG_TYPE_S64, TASKDIAG_TYPE_S64, &v);
 
-	if (!val)
-		return -EINVAL;
-	r = td_get(t, item, &err);
-	if (!r)
-		return err;
-	if (r->type != TASKDIAG_TYPE_S64)
-		return -EINVAL;
-	*val = t->v[item].s;
-	return 0;
+	if (!err)
+		*val = v->s;
+	return err;
 }
 
 int taskdiag_task_get_string(const struct taskdiag_task *t, enum taskdiag_item item,
 			     const char **str)
 {
-	const struct taskdiag_item_info *r;
-	int err = 0;
+	const struct td_value *v;
+	int err = td_value(t, item, str, TASKDIAG_TYPE_STRING, TASKDIAG_TYPE_STRING, &v);
 
-	if (!str)
-		return -EINVAL;
-	r = td_get(t, item, &err);
-	if (!r)
-		return err;
-	if (r->type != TASKDIAG_TYPE_STRING)
-		return -EINVAL;
-	*str = t->v[item].b.p;
-	return 0;
+	if (!err)
+		*str = v->b.p;
+	return err;
 }
 
 int taskdiag_task_get_bytes(const struct taskdiag_task *t, enum taskdiag_item item,
 			    const void **data, size_t *len)
 {
-	const struct taskdiag_item_info *r;
-	int err = 0;
+	const struct td_value *v;
+	int err = td_value(t, item, data && len, TASKDIAG_TYPE_BYTES, TASKDIAG_TYPE_U32_ARRAY, &v);
 
-	if (!data || !len)
-		return -EINVAL;
-	r = td_get(t, item, &err);
-	if (!r)
-		return err;
-	if (r->type != TASKDIAG_TYPE_BYTES && r->type != TASKDIAG_TYPE_U32_ARRAY)
-		return -EINVAL;
-	*data = t->v[item].b.p;
-	*len = t->v[item].b.len;
-	return 0;
+	if (!err) {
+		*data = v->b.p;
+		*len = v->b.len;
+	}
+	return err;
 }
 
 pid_t taskdiag_task_pid(const struct taskdiag_task *t)
