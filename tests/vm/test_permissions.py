@@ -95,8 +95,16 @@ def main():
     nondumpable = subprocess.Popen(
         ["setpriv", "--reuid=%d" % NOBODY, "--regid=%d" % NOBODY, "--clear-groups",
          sys.executable, "-c",
-         "import ctypes,time; ctypes.CDLL(None).prctl(4, 0, 0, 0, 0); time.sleep(1000)"])
+         "import ctypes,sys,time; ctypes.CDLL(None).prctl(4, 0, 0, 0, 0); "
+         "print('ready', flush=True); time.sleep(1000)"],
+        stdout=subprocess.PIPE)
     # Wait until both are what they should be: python starts slowly under TCG.
+    # The non-dumpable task says when prctl() is done: checking the owner of
+    # /proc/PID/io is not enough, since setpriv is briefly non-dumpable too
+    # (between its setresuid() and the execve() that makes it dumpable again).
+    if nondumpable.stdout.readline().strip() != b"ready":
+        print("FAIL: the non-dumpable fixture did not start")
+        return 1
     end = time.time() + 60
     while time.time() < end:
         try:
