@@ -62,17 +62,17 @@ static int td_base_fill(struct sk_buff *skb, struct td_task_ctx *ctx)
 	get_task_comm(comm, task);
 	start = task->start_boottime + ctx->subj->boottime_offset;
 
-	if (nla_put_u32(skb, TASK_DIAG_A_BASE_PPID, ppid) ||
-	    nla_put_u32(skb, TASK_DIAG_A_BASE_PGID, pgid) ||
-	    nla_put_u32(skb, TASK_DIAG_A_BASE_SID, sid) ||
-	    nla_put_u32(skb, TASK_DIAG_A_BASE_TRACER_PID, tracer_pid) ||
-	    nla_put_u32(skb, TASK_DIAG_A_BASE_TTY_NR, tty_nr) ||
-	    nla_put_s32(skb, TASK_DIAG_A_BASE_TPGID, tpgid) ||
-	    nla_put_u8(skb, TASK_DIAG_A_BASE_STATE, td_task_state_char(task)) ||
-	    nla_put_string(skb, TASK_DIAG_A_BASE_COMM, comm) ||
-	    nla_put_u32(skb, TASK_DIAG_A_BASE_FLAGS, task->flags) ||
-	    nla_put_u64_64bit(skb, TASK_DIAG_A_BASE_START_TIME, start, TASK_DIAG_A_BASE_PAD) ||
-	    nla_put_u32(skb, TASK_DIAG_A_BASE_NUM_THREADS, num_threads))
+	if (td_put_u32(skb, TASK_DIAG_A_BASE_PPID, ppid) ||
+	    td_put_u32(skb, TASK_DIAG_A_BASE_PGID, pgid) ||
+	    td_put_u32(skb, TASK_DIAG_A_BASE_SID, sid) ||
+	    td_put_u32(skb, TASK_DIAG_A_BASE_TRACER_PID, tracer_pid) ||
+	    td_put_u32(skb, TASK_DIAG_A_BASE_TTY_NR, tty_nr) ||
+	    td_put_s32(skb, TASK_DIAG_A_BASE_TPGID, tpgid) ||
+	    td_put_u8(skb, TASK_DIAG_A_BASE_STATE, td_task_state_char(task)) ||
+	    td_put_strn(skb, TASK_DIAG_A_BASE_COMM, comm, sizeof(comm)) ||
+	    td_put_u32(skb, TASK_DIAG_A_BASE_FLAGS, task->flags) ||
+	    td_put_u64(skb, TASK_DIAG_A_BASE_START_TIME, start, TASK_DIAG_A_BASE_PAD) ||
+	    td_put_u32(skb, TASK_DIAG_A_BASE_NUM_THREADS, num_threads))
 		return -EMSGSIZE;
 	return 0;
 }

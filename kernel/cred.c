@@ -27,16 +27,13 @@ static int td_put_groups(struct sk_buff *skb, const struct group_info *gi,
 			 struct user_namespace *uns)
 {
 	int i, n = min(gi->ngroups, TD_MAX_GROUPS);
-	struct nlattr *attr;
-	u32 *ids;
+	u32 *ids = td_attr_reserve(skb, TASK_DIAG_A_CRED_GROUPS, n * sizeof(u32));
 
-	attr = nla_reserve(skb, TASK_DIAG_A_CRED_GROUPS, n * sizeof(u32));
-	if (!attr)
+	if (!ids)
 		return -EMSGSIZE;
-	ids = nla_data(attr);
 	for (i = 0; i < n; i++)
 		ids[i] = from_kgid_munged(uns, gi->gid[i]);
-	return nla_put_u32(skb, TASK_DIAG_A_CRED_NGROUPS, gi->ngroups);
+	return td_put_u32(skb, TASK_DIAG_A_CRED_NGROUPS, gi->ngroups);
 }
 
 /**
@@ -56,24 +53,24 @@ static int td_cred_fill(struct sk_buff *skb, struct td_task_ctx *ctx)
 	int err = -EMSGSIZE;
 
 	c = get_task_cred(ctx->task);
-	if (nla_put_u32(skb, TASK_DIAG_A_CRED_UID, from_kuid_munged(uns, c->uid)) ||
-	    nla_put_u32(skb, TASK_DIAG_A_CRED_EUID, from_kuid_munged(uns, c->euid)) ||
-	    nla_put_u32(skb, TASK_DIAG_A_CRED_SUID, from_kuid_munged(uns, c->suid)) ||
-	    nla_put_u32(skb, TASK_DIAG_A_CRED_FSUID, from_kuid_munged(uns, c->fsuid)) ||
-	    nla_put_u32(skb, TASK_DIAG_A_CRED_GID, from_kgid_munged(uns, c->gid)) ||
-	    nla_put_u32(skb, TASK_DIAG_A_CRED_EGID, from_kgid_munged(uns, c->egid)) ||
-	    nla_put_u32(skb, TASK_DIAG_A_CRED_SGID, from_kgid_munged(uns, c->sgid)) ||
-	    nla_put_u32(skb, TASK_DIAG_A_CRED_FSGID, from_kgid_munged(uns, c->fsgid)) ||
+	if (td_put_u32(skb, TASK_DIAG_A_CRED_UID, from_kuid_munged(uns, c->uid)) ||
+	    td_put_u32(skb, TASK_DIAG_A_CRED_EUID, from_kuid_munged(uns, c->euid)) ||
+	    td_put_u32(skb, TASK_DIAG_A_CRED_SUID, from_kuid_munged(uns, c->suid)) ||
+	    td_put_u32(skb, TASK_DIAG_A_CRED_FSUID, from_kuid_munged(uns, c->fsuid)) ||
+	    td_put_u32(skb, TASK_DIAG_A_CRED_GID, from_kgid_munged(uns, c->gid)) ||
+	    td_put_u32(skb, TASK_DIAG_A_CRED_EGID, from_kgid_munged(uns, c->egid)) ||
+	    td_put_u32(skb, TASK_DIAG_A_CRED_SGID, from_kgid_munged(uns, c->sgid)) ||
+	    td_put_u32(skb, TASK_DIAG_A_CRED_FSGID, from_kgid_munged(uns, c->fsgid)) ||
 	    td_put_groups(skb, c->group_info, uns) ||
-	    nla_put_u64_64bit(skb, TASK_DIAG_A_CRED_CAP_INHERITABLE,
+	    td_put_u64(skb, TASK_DIAG_A_CRED_CAP_INHERITABLE,
 			      td_cap_u64(&c->cap_inheritable), TASK_DIAG_A_CRED_PAD) ||
-	    nla_put_u64_64bit(skb, TASK_DIAG_A_CRED_CAP_PERMITTED,
+	    td_put_u64(skb, TASK_DIAG_A_CRED_CAP_PERMITTED,
 			      td_cap_u64(&c->cap_permitted), TASK_DIAG_A_CRED_PAD) ||
-	    nla_put_u64_64bit(skb, TASK_DIAG_A_CRED_CAP_EFFECTIVE,
+	    td_put_u64(skb, TASK_DIAG_A_CRED_CAP_EFFECTIVE,
 			      td_cap_u64(&c->cap_effective), TASK_DIAG_A_CRED_PAD) ||
-	    nla_put_u64_64bit(skb, TASK_DIAG_A_CRED_CAP_BOUNDING,
+	    td_put_u64(skb, TASK_DIAG_A_CRED_CAP_BOUNDING,
 			      td_cap_u64(&c->cap_bset), TASK_DIAG_A_CRED_PAD) ||
-	    nla_put_u64_64bit(skb, TASK_DIAG_A_CRED_CAP_AMBIENT,
+	    td_put_u64(skb, TASK_DIAG_A_CRED_CAP_AMBIENT,
 			      td_cap_u64(&c->cap_ambient), TASK_DIAG_A_CRED_PAD))
 		goto out_put_cred;
 	err = 0;

@@ -39,15 +39,15 @@ static int td_io_fill(struct sk_buff *skb, struct td_task_ctx *ctx)
 		td_unlock_sighand(task, &flags);
 	}
 
-	if (nla_put_u64_64bit(skb, TASK_DIAG_A_IO_RCHAR, acct.rchar, TASK_DIAG_A_IO_PAD) ||
-	    nla_put_u64_64bit(skb, TASK_DIAG_A_IO_WCHAR, acct.wchar, TASK_DIAG_A_IO_PAD) ||
-	    nla_put_u64_64bit(skb, TASK_DIAG_A_IO_SYSCR, acct.syscr, TASK_DIAG_A_IO_PAD) ||
-	    nla_put_u64_64bit(skb, TASK_DIAG_A_IO_SYSCW, acct.syscw, TASK_DIAG_A_IO_PAD) ||
-	    nla_put_u64_64bit(skb, TASK_DIAG_A_IO_READ_BYTES, acct.read_bytes,
+	if (td_put_u64(skb, TASK_DIAG_A_IO_RCHAR, acct.rchar, TASK_DIAG_A_IO_PAD) ||
+	    td_put_u64(skb, TASK_DIAG_A_IO_WCHAR, acct.wchar, TASK_DIAG_A_IO_PAD) ||
+	    td_put_u64(skb, TASK_DIAG_A_IO_SYSCR, acct.syscr, TASK_DIAG_A_IO_PAD) ||
+	    td_put_u64(skb, TASK_DIAG_A_IO_SYSCW, acct.syscw, TASK_DIAG_A_IO_PAD) ||
+	    td_put_u64(skb, TASK_DIAG_A_IO_READ_BYTES, acct.read_bytes,
 			      TASK_DIAG_A_IO_PAD) ||
-	    nla_put_u64_64bit(skb, TASK_DIAG_A_IO_WRITE_BYTES, acct.write_bytes,
+	    td_put_u64(skb, TASK_DIAG_A_IO_WRITE_BYTES, acct.write_bytes,
 			      TASK_DIAG_A_IO_PAD) ||
-	    nla_put_u64_64bit(skb, TASK_DIAG_A_IO_CANCELLED_WRITE_BYTES,
+	    td_put_u64(skb, TASK_DIAG_A_IO_CANCELLED_WRITE_BYTES,
 			      acct.cancelled_write_bytes, TASK_DIAG_A_IO_PAD))
 		return -EMSGSIZE;
 	return 0;

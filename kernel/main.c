@@ -187,8 +187,8 @@ static int td_fill_task(struct sk_buff *skb, const struct td_subject *subj,
 	}
 
 	err = -EMSGSIZE;
-	if (nla_put_u32(skb, TASK_DIAG_A_TASK_PID, nr) ||
-	    nla_put_u32(skb, TASK_DIAG_A_TASK_TGID, tgid))
+	if (td_put_u32(skb, TASK_DIAG_A_TASK_PID, nr) ||
+	    td_put_u32(skb, TASK_DIAG_A_TASK_TGID, tgid))
 		goto err_cancel;
 
 	for (i = 0; i < ARRAY_SIZE(td_groups); i++) {
@@ -203,7 +203,7 @@ static int td_fill_task(struct sk_buff *skb, const struct td_subject *subj,
 			continue;
 		}
 		err = -EMSGSIZE;
-		nest = nla_nest_start(skb, g->attr);
+		nest = td_nest_start(skb, g->attr);
 		if (!nest)
 			goto err_cancel;
 		err = g->fill(skb, &ctx);

@@ -130,9 +130,9 @@ static u64 td_blkio_delay(struct task_struct *task)
 	return ns;
 }
 
-static int td_put_u64(struct sk_buff *skb, int attr, u64 v)
+static int td_stat_u64(struct sk_buff *skb, int attr, u64 v)
 {
-	return nla_put_u64_64bit(skb, attr, v, TASK_DIAG_A_STAT_PAD);
+	return td_put_u64(skb, attr, v, TASK_DIAG_A_STAT_PAD);
 }
 
 /*
@@ -157,20 +157,20 @@ static int td_stat_fill_guarded(struct sk_buff *skb, struct td_task_ctx *ctx)
 	if (ctx->whole && (READ_ONCE(sig->flags) & (SIGNAL_GROUP_EXIT | SIGNAL_STOP_STOPPED)))
 		exit_code = READ_ONCE(sig->group_exit_code);
 
-	if (td_put_u64(skb, TASK_DIAG_A_STAT_START_CODE, mm ? mm->start_code : 0) ||
-	    td_put_u64(skb, TASK_DIAG_A_STAT_END_CODE, mm ? mm->end_code : 0) ||
-	    td_put_u64(skb, TASK_DIAG_A_STAT_START_STACK, mm ? mm->start_stack : 0) ||
-	    td_put_u64(skb, TASK_DIAG_A_STAT_KSTK_ESP, 0) ||
-	    td_put_u64(skb, TASK_DIAG_A_STAT_KSTK_EIP, 0) ||
-	    nla_put_u8(skb, TASK_DIAG_A_STAT_WCHAN, wchan) ||
-	    td_put_u64(skb, TASK_DIAG_A_STAT_START_DATA, mm ? mm->start_data : 0) ||
-	    td_put_u64(skb, TASK_DIAG_A_STAT_END_DATA, mm ? mm->end_data : 0) ||
-	    td_put_u64(skb, TASK_DIAG_A_STAT_START_BRK, mm ? mm->start_brk : 0) ||
-	    td_put_u64(skb, TASK_DIAG_A_STAT_ARG_START, mm ? mm->arg_start : 0) ||
-	    td_put_u64(skb, TASK_DIAG_A_STAT_ARG_END, mm ? mm->arg_end : 0) ||
-	    td_put_u64(skb, TASK_DIAG_A_STAT_ENV_START, mm ? mm->env_start : 0) ||
-	    td_put_u64(skb, TASK_DIAG_A_STAT_ENV_END, mm ? mm->env_end : 0) ||
-	    nla_put_s32(skb, TASK_DIAG_A_STAT_EXIT_CODE, exit_code))
+	if (td_stat_u64(skb, TASK_DIAG_A_STAT_START_CODE, mm ? mm->start_code : 0) ||
+	    td_stat_u64(skb, TASK_DIAG_A_STAT_END_CODE, mm ? mm->end_code : 0) ||
+	    td_stat_u64(skb, TASK_DIAG_A_STAT_START_STACK, mm ? mm->start_stack : 0) ||
+	    td_stat_u64(skb, TASK_DIAG_A_STAT_KSTK_ESP, 0) ||
+	    td_stat_u64(skb, TASK_DIAG_A_STAT_KSTK_EIP, 0) ||
+	    td_put_u8(skb, TASK_DIAG_A_STAT_WCHAN, wchan) ||
+	    td_stat_u64(skb, TASK_DIAG_A_STAT_START_DATA, mm ? mm->start_data : 0) ||
+	    td_stat_u64(skb, TASK_DIAG_A_STAT_END_DATA, mm ? mm->end_data : 0) ||
+	    td_stat_u64(skb, TASK_DIAG_A_STAT_START_BRK, mm ? mm->start_brk : 0) ||
+	    td_stat_u64(skb, TASK_DIAG_A_STAT_ARG_START, mm ? mm->arg_start : 0) ||
+	    td_stat_u64(skb, TASK_DIAG_A_STAT_ARG_END, mm ? mm->arg_end : 0) ||
+	    td_stat_u64(skb, TASK_DIAG_A_STAT_ENV_START, mm ? mm->env_start : 0) ||
+	    td_stat_u64(skb, TASK_DIAG_A_STAT_ENV_END, mm ? mm->env_end : 0) ||
+	    td_put_s32(skb, TASK_DIAG_A_STAT_EXIT_CODE, exit_code))
 		return -EMSGSIZE;
 	return 0;
 }
@@ -199,26 +199,26 @@ static int td_stat_fill(struct sk_buff *skb, struct td_task_ctx *ctx)
 		rss = (u64)get_mm_rss(mm) << PAGE_SHIFT;
 	}
 
-	if (td_put_u64(skb, TASK_DIAG_A_STAT_MINFLT, tt.min_flt) ||
-	    td_put_u64(skb, TASK_DIAG_A_STAT_CMINFLT, tt.cmin_flt) ||
-	    td_put_u64(skb, TASK_DIAG_A_STAT_MAJFLT, tt.maj_flt) ||
-	    td_put_u64(skb, TASK_DIAG_A_STAT_CMAJFLT, tt.cmaj_flt) ||
-	    td_put_u64(skb, TASK_DIAG_A_STAT_UTIME, tt.utime) ||
-	    td_put_u64(skb, TASK_DIAG_A_STAT_STIME, tt.stime) ||
-	    td_put_u64(skb, TASK_DIAG_A_STAT_CUTIME, tt.cutime) ||
-	    td_put_u64(skb, TASK_DIAG_A_STAT_CSTIME, tt.cstime) ||
-	    nla_put_s32(skb, TASK_DIAG_A_STAT_PRIORITY, td_task_prio(task)) ||
-	    nla_put_s32(skb, TASK_DIAG_A_STAT_NICE, task_nice(task)) ||
-	    td_put_u64(skb, TASK_DIAG_A_STAT_VSIZE, vsize) ||
-	    td_put_u64(skb, TASK_DIAG_A_STAT_RSS, rss) ||
-	    td_put_u64(skb, TASK_DIAG_A_STAT_RSSLIM, task_rlimit(task, RLIMIT_RSS)) ||
-	    nla_put_s32(skb, TASK_DIAG_A_STAT_EXIT_SIGNAL, task->exit_signal) ||
-	    nla_put_u32(skb, TASK_DIAG_A_STAT_PROCESSOR, task_cpu(task)) ||
-	    nla_put_u32(skb, TASK_DIAG_A_STAT_RT_PRIORITY, task->rt_priority) ||
-	    nla_put_u32(skb, TASK_DIAG_A_STAT_POLICY, task->policy) ||
-	    td_put_u64(skb, TASK_DIAG_A_STAT_BLKIO_DELAY, td_blkio_delay(task)) ||
-	    td_put_u64(skb, TASK_DIAG_A_STAT_GUEST_TIME, tt.gtime) ||
-	    td_put_u64(skb, TASK_DIAG_A_STAT_CGUEST_TIME, tt.cgtime))
+	if (td_stat_u64(skb, TASK_DIAG_A_STAT_MINFLT, tt.min_flt) ||
+	    td_stat_u64(skb, TASK_DIAG_A_STAT_CMINFLT, tt.cmin_flt) ||
+	    td_stat_u64(skb, TASK_DIAG_A_STAT_MAJFLT, tt.maj_flt) ||
+	    td_stat_u64(skb, TASK_DIAG_A_STAT_CMAJFLT, tt.cmaj_flt) ||
+	    td_stat_u64(skb, TASK_DIAG_A_STAT_UTIME, tt.utime) ||
+	    td_stat_u64(skb, TASK_DIAG_A_STAT_STIME, tt.stime) ||
+	    td_stat_u64(skb, TASK_DIAG_A_STAT_CUTIME, tt.cutime) ||
+	    td_stat_u64(skb, TASK_DIAG_A_STAT_CSTIME, tt.cstime) ||
+	    td_put_s32(skb, TASK_DIAG_A_STAT_PRIORITY, td_task_prio(task)) ||
+	    td_put_s32(skb, TASK_DIAG_A_STAT_NICE, task_nice(task)) ||
+	    td_stat_u64(skb, TASK_DIAG_A_STAT_VSIZE, vsize) ||
+	    td_stat_u64(skb, TASK_DIAG_A_STAT_RSS, rss) ||
+	    td_stat_u64(skb, TASK_DIAG_A_STAT_RSSLIM, task_rlimit(task, RLIMIT_RSS)) ||
+	    td_put_s32(skb, TASK_DIAG_A_STAT_EXIT_SIGNAL, task->exit_signal) ||
+	    td_put_u32(skb, TASK_DIAG_A_STAT_PROCESSOR, task_cpu(task)) ||
+	    td_put_u32(skb, TASK_DIAG_A_STAT_RT_PRIORITY, task->rt_priority) ||
+	    td_put_u32(skb, TASK_DIAG_A_STAT_POLICY, task->policy) ||
+	    td_stat_u64(skb, TASK_DIAG_A_STAT_BLKIO_DELAY, td_blkio_delay(task)) ||
+	    td_stat_u64(skb, TASK_DIAG_A_STAT_GUEST_TIME, tt.gtime) ||
+	    td_stat_u64(skb, TASK_DIAG_A_STAT_CGUEST_TIME, tt.cgtime))
 		return -EMSGSIZE;
 
 	if (td_may_read(ctx))

@@ -31,18 +31,18 @@ static int td_statm_fill(struct sk_buff *skb, struct td_task_ctx *ctx)
 		size = mm->total_vm;
 	}
 
-	if (nla_put_u64_64bit(skb, TASK_DIAG_A_STATM_SIZE, size << PAGE_SHIFT,
+	if (td_put_u64(skb, TASK_DIAG_A_STATM_SIZE, size << PAGE_SHIFT,
 			      TASK_DIAG_A_STATM_PAD) ||
-	    nla_put_u64_64bit(skb, TASK_DIAG_A_STATM_RESIDENT, resident << PAGE_SHIFT,
+	    td_put_u64(skb, TASK_DIAG_A_STATM_RESIDENT, resident << PAGE_SHIFT,
 			      TASK_DIAG_A_STATM_PAD) ||
-	    nla_put_u64_64bit(skb, TASK_DIAG_A_STATM_SHARED, shared << PAGE_SHIFT,
+	    td_put_u64(skb, TASK_DIAG_A_STATM_SHARED, shared << PAGE_SHIFT,
 			      TASK_DIAG_A_STATM_PAD) ||
-	    nla_put_u64_64bit(skb, TASK_DIAG_A_STATM_TEXT, text << PAGE_SHIFT,
+	    td_put_u64(skb, TASK_DIAG_A_STATM_TEXT, text << PAGE_SHIFT,
 			      TASK_DIAG_A_STATM_PAD) ||
-	    nla_put_u64_64bit(skb, TASK_DIAG_A_STATM_LIB, 0, TASK_DIAG_A_STATM_PAD) ||
-	    nla_put_u64_64bit(skb, TASK_DIAG_A_STATM_DATA, data << PAGE_SHIFT,
+	    td_put_u64(skb, TASK_DIAG_A_STATM_LIB, 0, TASK_DIAG_A_STATM_PAD) ||
+	    td_put_u64(skb, TASK_DIAG_A_STATM_DATA, data << PAGE_SHIFT,
 			      TASK_DIAG_A_STATM_PAD) ||
-	    nla_put_u64_64bit(skb, TASK_DIAG_A_STATM_DT, 0, TASK_DIAG_A_STATM_PAD))
+	    td_put_u64(skb, TASK_DIAG_A_STATM_DT, 0, TASK_DIAG_A_STATM_PAD))
 		return -EMSGSIZE;
 	return 0;
 }

@@ -28,15 +28,15 @@
 #include "compat.h"
 #include "task_diag.h"
 
-static int td_put_u64(struct sk_buff *skb, int attr, u64 val)
+static int td_status_u64(struct sk_buff *skb, int attr, u64 val)
 {
-	return nla_put_u64_64bit(skb, attr, val, TASK_DIAG_A_STATUS_PAD);
+	return td_put_u64(skb, attr, val, TASK_DIAG_A_STATUS_PAD);
 }
 
 /* A page count as the bytes it covers. */
 static int td_put_pages(struct sk_buff *skb, int attr, unsigned long pages)
 {
-	return td_put_u64(skb, attr, (u64)pages << PAGE_SHIFT);
+	return td_status_u64(skb, attr, (u64)pages << PAGE_SHIFT);
 }
 
 /*
@@ -46,12 +46,11 @@ static int td_put_pages(struct sk_buff *skb, int attr, unsigned long pages)
 static int td_put_bitmap(struct sk_buff *skb, int attr,
 			 const unsigned long *bits, unsigned int nbits)
 {
-	struct nlattr *nla;
+	u32 *words = td_attr_reserve(skb, attr, BITS_TO_U32(nbits) * sizeof(u32));
 
-	nla = nla_reserve(skb, attr, BITS_TO_U32(nbits) * sizeof(u32));
-	if (!nla)
+	if (!words)
 		return -EMSGSIZE;
-	bitmap_to_arr32(nla_data(nla), bits, nbits);
+	bitmap_to_arr32(words, bits, nbits);
 	return 0;
 }
 
@@ -72,9 +71,9 @@ static int td_status_fs(struct sk_buff *skb, struct task_struct *task)
 	task_unlock(task);
 
 	/* procfs leaves out the Umask line for a task without fs. */
-	if (umask >= 0 && nla_put_u32(skb, TASK_DIAG_A_STATUS_UMASK, umask))
+	if (umask >= 0 && td_put_u32(skb, TASK_DIAG_A_STATUS_UMASK, umask))
 		return -EMSGSIZE;
-	if (nla_put_u32(skb, TASK_DIAG_A_STATUS_FDSIZE, max_fds))
+	if (td_put_u32(skb, TASK_DIAG_A_STATUS_FDSIZE, max_fds))
 		return -EMSGSIZE;
 	return 0;
 }
@@ -111,9 +110,9 @@ static int td_status_mm(struct sk_buff *skb, struct task_struct *task,
 	    td_put_pages(skb, TASK_DIAG_A_STATUS_RSS_SHMEM, shmem) ||
 	    td_put_pages(skb, TASK_DIAG_A_STATUS_VM_DATA, mm->data_vm) ||
 	    td_put_pages(skb, TASK_DIAG_A_STATUS_VM_STK, mm->stack_vm) ||
-	    td_put_u64(skb, TASK_DIAG_A_STATUS_VM_EXE, text) ||
-	    td_put_u64(skb, TASK_DIAG_A_STATUS_VM_LIB, exec - text) ||
-	    td_put_u64(skb, TASK_DIAG_A_STATUS_VM_PTE, mm_pgtables_bytes(mm)) ||
+	    td_status_u64(skb, TASK_DIAG_A_STATUS_VM_EXE, text) ||
+	    td_status_u64(skb, TASK_DIAG_A_STATUS_VM_LIB, exec - text) ||
+	    td_status_u64(skb, TASK_DIAG_A_STATUS_VM_PTE, mm_pgtables_bytes(mm)) ||
 	    td_put_pages(skb, TASK_DIAG_A_STATUS_VM_SWAP,
 			 get_mm_counter(mm, MM_SWAPENTS)))
 		return -EMSGSIZE;
@@ -126,9 +125,9 @@ static int td_status_mm(struct sk_buff *skb, struct task_struct *task,
 
 	if (IS_ENABLED(CONFIG_TRANSPARENT_HUGEPAGE))
 		thp = !test_bit(MMF_DISABLE_THP, &mm->flags);
-	if (nla_put_u8(skb, TASK_DIAG_A_STATUS_CORE_DUMPING,
+	if (td_put_u8(skb, TASK_DIAG_A_STATUS_CORE_DUMPING,
 		       !!READ_ONCE(task->signal->core_state)) ||
-	    nla_put_u8(skb, TASK_DIAG_A_STATUS_THP_ENABLED, thp))
+	    td_put_u8(skb, TASK_DIAG_A_STATUS_THP_ENABLED, thp))
 		return -EMSGSIZE;
 	return 0;
 }
@@ -181,13 +180,13 @@ static int td_status_sig(struct sk_buff *skb, struct task_struct *task)
 		td_unlock_sighand(task, &flags);
 	}
 
-	if (nla_put_u32(skb, TASK_DIAG_A_STATUS_SIGQ_QUEUED, queued) ||
-	    td_put_u64(skb, TASK_DIAG_A_STATUS_SIGQ_LIMIT, qlim) ||
-	    td_put_u64(skb, TASK_DIAG_A_STATUS_SIG_PENDING, pnd.sig[0]) ||
-	    td_put_u64(skb, TASK_DIAG_A_STATUS_SIG_SHARED_PENDING, shd.sig[0]) ||
-	    td_put_u64(skb, TASK_DIAG_A_STATUS_SIG_BLOCKED, blk.sig[0]) ||
-	    td_put_u64(skb, TASK_DIAG_A_STATUS_SIG_IGNORED, ign.sig[0]) ||
-	    td_put_u64(skb, TASK_DIAG_A_STATUS_SIG_CAUGHT, cgt.sig[0]))
+	if (td_put_u32(skb, TASK_DIAG_A_STATUS_SIGQ_QUEUED, queued) ||
+	    td_status_u64(skb, TASK_DIAG_A_STATUS_SIGQ_LIMIT, qlim) ||
+	    td_status_u64(skb, TASK_DIAG_A_STATUS_SIG_PENDING, pnd.sig[0]) ||
+	    td_status_u64(skb, TASK_DIAG_A_STATUS_SIG_SHARED_PENDING, shd.sig[0]) ||
+	    td_status_u64(skb, TASK_DIAG_A_STATUS_SIG_BLOCKED, blk.sig[0]) ||
+	    td_status_u64(skb, TASK_DIAG_A_STATUS_SIG_IGNORED, ign.sig[0]) ||
+	    td_status_u64(skb, TASK_DIAG_A_STATUS_SIG_CAUGHT, cgt.sig[0]))
 		return -EMSGSIZE;
 	return 0;
 }
@@ -195,15 +194,15 @@ static int td_status_sig(struct sk_buff *skb, struct task_struct *task)
 /* task_seccomp() without the Speculation_* lines. */
 static int td_status_seccomp(struct sk_buff *skb, struct task_struct *task)
 {
-	if (nla_put_u8(skb, TASK_DIAG_A_STATUS_NO_NEW_PRIVS,
+	if (td_put_u8(skb, TASK_DIAG_A_STATUS_NO_NEW_PRIVS,
 		       task_no_new_privs(task)))
 		return -EMSGSIZE;
 #ifdef CONFIG_SECCOMP
-	if (nla_put_u8(skb, TASK_DIAG_A_STATUS_SECCOMP,
+	if (td_put_u8(skb, TASK_DIAG_A_STATUS_SECCOMP,
 		       READ_ONCE(task->seccomp.mode)))
 		return -EMSGSIZE;
 #ifdef CONFIG_SECCOMP_FILTER
-	if (nla_put_u32(skb, TASK_DIAG_A_STATUS_SECCOMP_FILTERS,
+	if (td_put_u32(skb, TASK_DIAG_A_STATUS_SECCOMP_FILTERS,
 			atomic_read(&task->seccomp.filter_count)))
 		return -EMSGSIZE;
 #endif
@@ -231,14 +230,13 @@ static int td_status_cpus(struct sk_buff *skb, struct task_struct *task)
  */
 static int td_status_mems(struct sk_buff *skb, struct task_struct *task)
 {
-	struct nlattr *nla;
+	u32 *words = td_attr_reserve(skb, TASK_DIAG_A_STATUS_MEMS_ALLOWED,
+				     BITS_TO_U32(nr_node_ids) * sizeof(u32));
 
-	nla = nla_reserve(skb, TASK_DIAG_A_STATUS_MEMS_ALLOWED,
-			  BITS_TO_U32(nr_node_ids) * sizeof(u32));
-	if (!nla)
+	if (!words)
 		return -EMSGSIZE;
 	task_lock(task);
-	bitmap_to_arr32(nla_data(nla), nodes_addr(task->mems_allowed),
+	bitmap_to_arr32(words, nodes_addr(task->mems_allowed),
 			nr_node_ids);
 	task_unlock(task);
 	return 0;
@@ -294,9 +292,9 @@ static int td_status_fill(struct sk_buff *skb, struct td_task_ctx *ctx)
 		return err;
 
 	/* task_context_switch_counts(): the task's own, also for /proc/PID. */
-	if (td_put_u64(skb, TASK_DIAG_A_STATUS_VOLUNTARY_CTXT_SWITCHES,
+	if (td_status_u64(skb, TASK_DIAG_A_STATUS_VOLUNTARY_CTXT_SWITCHES,
 		       READ_ONCE(task->nvcsw)) ||
-	    td_put_u64(skb, TASK_DIAG_A_STATUS_NONVOLUNTARY_CTXT_SWITCHES,
+	    td_status_u64(skb, TASK_DIAG_A_STATUS_NONVOLUNTARY_CTXT_SWITCHES,
 		       READ_ONCE(task->nivcsw)))
 		return -EMSGSIZE;
 	return 0;
