@@ -126,6 +126,7 @@ static struct td_subject *td_subject_new(struct sk_buff *skb)
 	s->ns = task_active_pid_ns(current);
 	/* A dump may be continued by a reader in another time namespace. */
 	s->boottime_offset = timens_add_boottime_ns(0);
+	td_subject_caps(s);
 	return s;
 }
 

@@ -41,15 +41,53 @@ static bool td_cred_capable(const struct cred *cred, struct user_namespace *ns,
 	return ok;
 }
 
-/* The DAC part of __ptrace_may_access(task, PTRACE_MODE_READ_FSCREDS). */
-static bool td_cred_may_read(const struct cred *cred, struct task_struct *task)
+static void td_caps_get(const struct cred *cred, struct td_caps *caps)
+{
+	caps->ptrace = td_cred_capable(cred, &init_user_ns, CAP_SYS_PTRACE);
+	caps->dac = td_cred_capable(cred, cred->user_ns, CAP_DAC_READ_SEARCH) ||
+		    td_cred_capable(cred, cred->user_ns, CAP_DAC_OVERRIDE);
+}
+
+/**
+ * td_subject_caps() - look up the subject's CAP_SYS_PTRACE once per request
+ * @s: the subject, its credentials set
+ *
+ * Whether each credential holds CAP_SYS_PTRACE over the initial user
+ * namespace, the namespace of almost every task a dump visits, and a DAC
+ * override (CAP_DAC_READ_SEARCH or CAP_DAC_OVERRIDE) in its own: the
+ * per-task checks use the answers instead of asking the capability module
+ * and the LSMs again for every task. Credentials are immutable, so the answer holds
+ * for the whole request. Called in the sender's context.
+ */
+void td_subject_caps(struct td_subject *s)
+{
+	td_caps_get(s->sender, &s->sender_caps);
+	if (s->opener)
+		td_caps_get(s->opener, &s->opener_caps);
+}
+
+/* CAP_SYS_PTRACE over @ns, from the cached answer for the initial namespace. */
+static bool td_cred_ptrace(const struct cred *cred, const struct td_caps *caps,
+			   struct user_namespace *ns)
+{
+	if (ns == &init_user_ns)
+		return caps->ptrace;
+	return td_cred_capable(cred, ns, CAP_SYS_PTRACE);
+}
+
+/*
+ * The DAC part of __ptrace_may_access(task, PTRACE_MODE_READ_FSCREDS);
+ * @caps: what td_subject_caps() found for @cred.
+ */
+static bool td_cred_may_read(const struct cred *cred, const struct td_caps *caps,
+			     struct task_struct *task)
 {
 	const struct cred *tcred;
 	struct mm_struct *mm;
 	bool ok;
 
 	if (td_ptrace_cap_only)
-		return td_cred_capable(cred, &init_user_ns, CAP_SYS_PTRACE);
+		return caps->ptrace;
 
 	rcu_read_lock();
 	tcred = __task_cred(task);
@@ -59,7 +97,7 @@ static bool td_cred_may_read(const struct cred *cred, struct task_struct *task)
 	      gid_eq(cred->fsgid, tcred->egid) &&
 	      gid_eq(cred->fsgid, tcred->sgid) &&
 	      gid_eq(cred->fsgid, tcred->gid)) ||
-	     td_cred_capable(cred, tcred->user_ns, CAP_SYS_PTRACE);
+	     td_cred_ptrace(cred, caps, tcred->user_ns);
 	/*
 	 * The capability module's ptrace hook (cap_ptrace_access_check(),
 	 * always on): a caller without CAP_SYS_PTRACE over the task must hold
@@ -67,7 +105,7 @@ static bool td_cred_may_read(const struct cred *cred, struct task_struct *task)
 	 */
 	ok = ok && ((cred->user_ns == tcred->user_ns &&
 		     cap_issubset(tcred->cap_permitted, cred->cap_effective)) ||
-		    td_cred_capable(cred, tcred->user_ns, CAP_SYS_PTRACE));
+		    td_cred_ptrace(cred, caps, tcred->user_ns));
 	rcu_read_unlock();
 	if (!ok)
 		return false;
@@ -78,10 +116,9 @@ static bool td_cred_may_read(const struct cred *cred, struct task_struct *task)
 	mm = task->mm;
 	if (mm)
 		ok = get_dumpable(mm) == SUID_DUMP_USER ||
-		     td_cred_capable(cred, mm->user_ns, CAP_SYS_PTRACE);
+		     td_cred_ptrace(cred, caps, mm->user_ns);
 	else
-		ok = task->user_dumpable ||
-		     td_cred_capable(cred, &init_user_ns, CAP_SYS_PTRACE);
+		ok = task->user_dumpable || caps->ptrace;
 	task_unlock(task);
 	return ok;
 }
@@ -105,8 +142,8 @@ bool td_may_read(struct td_task_ctx *ctx)
 	if (!td_ptrace_cap_only && task_tgid(ctx->task) == s->sender_tgid)
 		ok = true;
 	else
-		ok = td_cred_may_read(s->sender, ctx->task);
-	ok = ok && (!s->opener || td_cred_may_read(s->opener, ctx->task));
+		ok = td_cred_may_read(s->sender, &s->sender_caps, ctx->task);
+	ok = ok && (!s->opener || td_cred_may_read(s->opener, &s->opener_caps, ctx->task));
 	ctx->perm = ok;
 	return ok;
 }
@@ -117,7 +154,8 @@ bool td_may_read(struct td_task_ctx *ctx)
  * global root if it has none) for non-dumpable tasks, else the task's euid
  * and egid. The file is mode 0400.
  */
-static bool td_cred_may_open_io(const struct cred *cred, struct task_struct *task)
+static bool td_cred_may_open_io(const struct cred *cred, const struct td_caps *caps,
+				struct task_struct *task)
 {
 	const struct cred *tcred;
 	struct mm_struct *mm;
@@ -149,9 +187,8 @@ static bool td_cred_may_open_io(const struct cred *cred, struct task_struct *tas
 	if (uid_eq(cred->fsuid, uid))
 		return true;
 	/* generic_permission(): DAC overrides, if the owner maps into the caller's namespace. */
-	return kuid_has_mapping(cred->user_ns, uid) && kgid_has_mapping(cred->user_ns, gid) &&
-	       (td_cred_capable(cred, cred->user_ns, CAP_DAC_READ_SEARCH) ||
-		td_cred_capable(cred, cred->user_ns, CAP_DAC_OVERRIDE));
+	return caps->dac && kuid_has_mapping(cred->user_ns, uid) &&
+	       kgid_has_mapping(cred->user_ns, gid);
 }
 
 /**
@@ -168,6 +205,6 @@ bool td_may_read_io(struct td_task_ctx *ctx)
 
 	if (!td_may_read(ctx))
 		return false;
-	return td_cred_may_open_io(s->sender, ctx->task) &&
-	       (!s->opener || td_cred_may_open_io(s->opener, ctx->task));
+	return td_cred_may_open_io(s->sender, &s->sender_caps, ctx->task) &&
+	       (!s->opener || td_cred_may_open_io(s->opener, &s->opener_caps, ctx->task));
 }

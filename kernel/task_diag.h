@@ -14,12 +14,25 @@
 #include <asm/unaligned.h>
 
 /**
+ * struct td_caps - the capabilities the permission checks ask about
+ * @ptrace: CAP_SYS_PTRACE over the initial user namespace
+ * @dac: CAP_DAC_READ_SEARCH or CAP_DAC_OVERRIDE in the credential's own
+ *       user namespace
+ */
+struct td_caps {
+	bool ptrace;
+	bool dac;
+};
+
+/**
  * struct td_subject - who asks, fixed when the request arrives
  * @sender: credentials of the process that sent the request
  * @opener: credentials of the process that opened the socket
  * @sender_tgid: thread group of the sender (for the same-group rule)
  * @ns: the sender's pid namespace; pids are reported in it
  * @boottime_offset: the sender's time namespace's boot-time offset, in ns
+ * @sender_caps: capabilities of @sender, looked up once (td_subject_caps())
+ * @opener_caps: the same for @opener
  *
  * Both credentials must pass every permission check (the netlink_ns_capable
  * rule), so a socket handed to a more privileged program gains nothing.
@@ -30,6 +43,8 @@ struct td_subject {
 	struct pid *sender_tgid;
 	struct pid_namespace *ns;
 	u64 boottime_offset;
+	struct td_caps sender_caps;
+	struct td_caps opener_caps;
 };
 
 /**
@@ -170,6 +185,7 @@ extern const struct td_group td_cmdline_group;
 
 extern bool td_ptrace_cap_only;
 
+void td_subject_caps(struct td_subject *s);
 bool td_may_read(struct td_task_ctx *ctx);
 bool td_may_read_io(struct td_task_ctx *ctx);
 struct mm_struct *td_task_mm(struct td_task_ctx *ctx);

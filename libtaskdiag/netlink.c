@@ -170,9 +170,32 @@ _Static_assert(TASK_DIAG_A_TASK_MAX <= TD_NL_MAX_ATTR &&
 	       TASK_DIAG_A_IO_MAX <= TD_NL_MAX_ATTR &&
 	       TASK_DIAG_A_STATUS_MAX <= TD_NL_MAX_ATTR &&
 	       TASK_DIAG_A_CRED_MAX <= TD_NL_MAX_ATTR, "raise TD_NL_MAX_ATTR");
-_Static_assert(TASKDIAG_ITEM__COUNT < UINT8_MAX, "td_attr_item holds item + 1 in a u8");
+_Static_assert(TASKDIAG_ITEM__COUNT < UINT8_MAX, "td_attr_dec holds item + 1 in a u8");
 
-static uint8_t td_attr_item[TD_NL_NSETS][TD_NL_MAX_ATTR + 1];
+/* How an attribute's payload becomes a value of the record. */
+enum td_dec_kind {
+	TD_DEC_SKIP,	/* PAD, or an attribute newer than this library */
+	TD_DEC_U32,	/* fixed size 4, unsigned */
+	TD_DEC_U64,	/* fixed size 8, unsigned */
+	TD_DEC_UNSIGNED, /* fixed size 1 or 2, unsigned */
+	TD_DEC_SIGNED,	/* fixed size 1, 2, 4 or 8, signed */
+	TD_DEC_STRING,	/* NUL-terminated */
+	TD_DEC_U32_ARRAY, /* a multiple of 4 bytes */
+	TD_DEC_BYTES,	/* anything */
+	TD_DEC_BROKEN,	/* an item-table row the decoder cannot use: reject */
+};
+
+/*
+ * One entry per (attribute set, attribute), derived once from td_items[]
+ * so that decoding an attribute is one table load and one size test.
+ */
+struct td_attr_dec {
+	uint8_t item1;	/* item + 1 */
+	uint8_t kind;	/* enum td_dec_kind */
+	uint16_t len;	/* nla_len of a fixed-size attribute */
+};
+
+static struct td_attr_dec td_attr_dec[TD_NL_NSETS][TD_NL_MAX_ATTR + 1];
 static pthread_once_t td_attr_once = PTHREAD_ONCE_INIT;
 
 /* Top-level nest attribute -> the group whose set it carries. */
@@ -185,12 +208,36 @@ static const uint32_t td_nest_group[TASK_DIAG_A_TASK_MAX + 1] = {
 	[TASK_DIAG_A_TASK_CRED] = TASKDIAG_GROUP_CRED,
 };
 
+static enum td_dec_kind td_dec_kind_of(const struct taskdiag_item_info *r)
+{
+	bool fixed = r->attr_size == 1 || r->attr_size == 2 || r->attr_size == 4 ||
+		     r->attr_size == 8;
+
+	switch (r->type) {
+	case TASKDIAG_TYPE_U64:
+		if (!fixed)
+			return TD_DEC_BROKEN;
+		return r->attr_size == 4 ? TD_DEC_U32 :
+		       r->attr_size == 8 ? TD_DEC_U64 : TD_DEC_UNSIGNED;
+	case TASKDIAG_TYPE_S64:
+		return fixed ? TD_DEC_SIGNED : TD_DEC_BROKEN;
+	case TASKDIAG_TYPE_STRING:
+		return TD_DEC_STRING;
+	case TASKDIAG_TYPE_U32_ARRAY:
+		return TD_DEC_U32_ARRAY;
+	case TASKDIAG_TYPE_BYTES:
+		return TD_DEC_BYTES;
+	}
+	return TD_DEC_BROKEN;
+}
+
 static void td_attr_table_init(void)
 {
 	int i;
 
 	for (i = 0; i < TASKDIAG_ITEM__COUNT; i++) {
 		const struct taskdiag_item_info *r = &td_items[i];
+		struct td_attr_dec *d;
 		int set;
 
 		/* cmdline is a group of one attribute, sent flat, not nested. */
@@ -200,30 +247,22 @@ static void td_attr_table_init(void)
 			set = td_group_index(r->group);
 		if (set < 0 || r->attr > TD_NL_MAX_ATTR)
 			continue;	/* a broken row: the item-table test says so */
-		td_attr_item[set][r->attr] = (uint8_t)(i + 1);
+		d = &td_attr_dec[set][r->attr];
+		d->item1 = (uint8_t)(i + 1);
+		d->kind = (uint8_t)td_dec_kind_of(r);
+		d->len = (uint16_t)(NLA_HDRLEN + r->attr_size);
 	}
 }
 
 /* Fixed-size values: attributes are 4-byte aligned only, hence memcpy. */
 static uint64_t td_get_unsigned(const void *p, unsigned int size)
 {
-	uint32_t u32;
 	uint16_t u16;
-	uint64_t u64;
 
-	switch (size) {
-	case 1:
+	if (size == 1)
 		return *(const uint8_t *)p;
-	case 2:
-		memcpy(&u16, p, 2);
-		return u16;
-	case 4:
-		memcpy(&u32, p, 4);
-		return u32;
-	default:
-		memcpy(&u64, p, 8);
-		return u64;
-	}
+	memcpy(&u16, p, 2);
+	return u16;
 }
 
 static int64_t td_get_signed(const void *p, unsigned int size)
@@ -247,36 +286,56 @@ static int64_t td_get_signed(const void *p, unsigned int size)
 	}
 }
 
-/* Store one attribute's payload as @item, checking it fits the item's type. */
-static int td_nl_put_item(struct taskdiag_task *t, int item, const unsigned char *p,
-			  uint32_t len)
+/*
+ * Store one attribute as the item @d names, checking it fits the item's
+ * type; @nla_len includes the header, @p points at the payload.
+ */
+static int td_nl_put_item(struct taskdiag_task *t, const struct td_attr_dec *d,
+			  const unsigned char *p, uint32_t nla_len)
 {
-	const struct taskdiag_item_info *r = &td_items[item];
+	uint32_t len = nla_len - NLA_HDRLEN;
+	int item = d->item1 - 1;
+	uint32_t u32;
+	uint64_t u64;
 
-	switch (r->type) {
-	case TASKDIAG_TYPE_U64:
-	case TASKDIAG_TYPE_S64:
-		if (len != r->attr_size ||
-		    (len != 1 && len != 2 && len != 4 && len != 8))
+	switch (d->kind) {
+	case TD_DEC_U32:
+		if (nla_len != d->len)
 			return -EBADMSG;
-		if (r->type == TASKDIAG_TYPE_U64)
-			td_task_set_u64(t, item, td_get_unsigned(p, len));
-		else
-			td_task_set_s64(t, item, td_get_signed(p, len));
+		memcpy(&u32, p, 4);
+		td_task_set_u64(t, item, u32);
 		return 0;
-	case TASKDIAG_TYPE_STRING:
+	case TD_DEC_U64:
+		if (nla_len != d->len)
+			return -EBADMSG;
+		memcpy(&u64, p, 8);
+		td_task_set_u64(t, item, u64);
+		return 0;
+	case TD_DEC_UNSIGNED:
+		if (nla_len != d->len)
+			return -EBADMSG;
+		td_task_set_u64(t, item, td_get_unsigned(p, len));
+		return 0;
+	case TD_DEC_SIGNED:
+		if (nla_len != d->len)
+			return -EBADMSG;
+		td_task_set_s64(t, item, td_get_signed(p, len));
+		return 0;
+	case TD_DEC_STRING:
 		/* The getter hands out the payload as a C string. */
 		if (!len || !memchr(p, '\0', len))
 			return -EBADMSG;
 		td_task_set_blob(t, item, p, (uint32_t)strlen((const char *)p));
 		return 0;
-	case TASKDIAG_TYPE_U32_ARRAY:
+	case TD_DEC_U32_ARRAY:
 		if (len % 4)
 			return -EBADMSG;
 		td_task_set_blob(t, item, p, len);
 		return 0;
-	case TASKDIAG_TYPE_BYTES:
+	case TD_DEC_BYTES:
 		td_task_set_blob(t, item, p, len);
+		return 0;
+	case TD_DEC_SKIP:
 		return 0;
 	}
 	return -EBADMSG;
@@ -294,7 +353,7 @@ static int td_nl_walk(const unsigned char *p, size_t len, int set, struct taskdi
 		struct nlattr nla;
 		unsigned int type;
 		size_t step;
-		int err, item;
+		int err;
 
 		if (len < NLA_HDRLEN)
 			return -EBADMSG;
@@ -308,13 +367,13 @@ static int td_nl_walk(const unsigned char *p, size_t len, int set, struct taskdi
 					 td_group_index(td_nest_group[type]), t);
 			if (err)
 				return err;
-		} else if (type <= TD_NL_MAX_ATTR && (item = td_attr_item[set][type])) {
-			err = td_nl_put_item(t, item - 1, p + NLA_HDRLEN,
-					     nla.nla_len - NLA_HDRLEN);
+		} else if (type <= TD_NL_MAX_ATTR) {
+			err = td_nl_put_item(t, &td_attr_dec[set][type], p + NLA_HDRLEN,
+					     nla.nla_len);
 			if (err)
 				return err;
 		}
-		/* else: PAD or unknown (a newer module): skip it */
+		/* else: unknown (a newer module): skip it */
 
 		step = NLA_ALIGN((size_t)nla.nla_len);
 		if (step > len)		/* the last attribute may lack its padding */
