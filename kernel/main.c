@@ -119,7 +119,13 @@ static struct td_subject *td_subject_new(struct sk_buff *skb)
 	if (!s)
 		return NULL;
 	s->sender = get_current_cred();
-	if (sk && sk->sk_socket && sk->sk_socket->file)
+	/*
+	 * The opener's checks are the sender's when the credentials are the
+	 * same object (a process that did not change them since it opened
+	 * the socket, the usual case): skip them then.
+	 */
+	if (sk && sk->sk_socket && sk->sk_socket->file &&
+	    sk->sk_socket->file->f_cred != s->sender)
 		s->opener = get_cred(sk->sk_socket->file->f_cred);
 	s->sender_tgid = get_pid(task_tgid(current));
 	/* A struct pid holds a reference on the namespace it lives in. */

@@ -58,56 +58,55 @@ out:
 }
 
 /*
- * thread_group_cputime_adjusted() (not exported): the process's runtime
- * and ticks, those of exited threads included, scaled as above. Without
- * nohz_full (vtime accounting off) t->utime/t->stime are what
- * task_cputime() reads.
+ * The times and faults of the children that were waited for, and, for a
+ * whole process, thread_group_cputime_adjusted() (not exported): the
+ * process's runtime and ticks, those of exited threads included, scaled as
+ * above. Without nohz_full (vtime accounting off) t->utime/t->stime are
+ * what task_cputime() reads. One stats_lock read section reads it all.
  */
-static void td_group_cputime(struct task_struct *task, struct td_times *tt)
-{
-	struct signal_struct *sig = task->signal;
-	u64 utime, stime, rtime;
-	struct task_struct *t;
-	unsigned long flags;
-
-	rcu_read_lock();
-	read_seqlock_excl_irqsave(&sig->stats_lock, flags);
-	utime = sig->utime;
-	stime = sig->stime;
-	rtime = sig->sum_sched_runtime;
-	tt->min_flt = sig->min_flt;
-	tt->maj_flt = sig->maj_flt;
-	tt->gtime = sig->gtime;
-	__for_each_thread(sig, t) {
-		utime += t->utime;
-		stime += t->stime;
-		rtime += t->se.sum_exec_runtime;
-		tt->min_flt += t->min_flt;
-		tt->maj_flt += t->maj_flt;
-		tt->gtime += t->gtime;
-	}
-	read_sequnlock_excl_irqrestore(&sig->stats_lock, flags);
-	rcu_read_unlock();
-
-	td_cputime_adjust(rtime, stime, utime, &sig->prev_cputime, &tt->utime, &tt->stime);
-}
-
 static void td_read_times(struct td_task_ctx *ctx, struct td_times *tt)
 {
 	struct task_struct *task = ctx->task;
 	struct signal_struct *sig = task->signal;
+	u64 utime = 0, stime = 0, rtime = 0;
+	struct task_struct *t;
 	unsigned long flags;
+	int seq = 0;
 
-	read_seqlock_excl_irqsave(&sig->stats_lock, flags);
+	rcu_read_lock();
+retry:
+	/* Lockless first, as thread_group_cputime(); locked if a writer interfered. */
+	flags = read_seqbegin_or_lock_irqsave(&sig->stats_lock, &seq);
 	tt->cmin_flt = sig->cmin_flt;
 	tt->cmaj_flt = sig->cmaj_flt;
 	tt->cutime = sig->cutime;
 	tt->cstime = sig->cstime;
 	tt->cgtime = sig->cgtime;
-	read_sequnlock_excl_irqrestore(&sig->stats_lock, flags);
+	if (ctx->whole) {
+		utime = sig->utime;
+		stime = sig->stime;
+		rtime = sig->sum_sched_runtime;
+		tt->min_flt = sig->min_flt;
+		tt->maj_flt = sig->maj_flt;
+		tt->gtime = sig->gtime;
+		__for_each_thread(sig, t) {
+			utime += t->utime;
+			stime += t->stime;
+			rtime += t->se.sum_exec_runtime;
+			tt->min_flt += t->min_flt;
+			tt->maj_flt += t->maj_flt;
+			tt->gtime += t->gtime;
+		}
+	}
+	if (need_seqretry(&sig->stats_lock, seq)) {
+		seq = 1;
+		goto retry;
+	}
+	done_seqretry_irqrestore(&sig->stats_lock, seq, flags);
+	rcu_read_unlock();
 
 	if (ctx->whole) {
-		td_group_cputime(task, tt);
+		td_cputime_adjust(rtime, stime, utime, &sig->prev_cputime, &tt->utime, &tt->stime);
 	} else {
 		task_cputime_adjusted(task, &tt->utime, &tt->stime);
 		tt->min_flt = task->min_flt;

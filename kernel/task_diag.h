@@ -27,7 +27,8 @@ struct td_caps {
 /**
  * struct td_subject - who asks, fixed when the request arrives
  * @sender: credentials of the process that sent the request
- * @opener: credentials of the process that opened the socket
+ * @opener: credentials of the process that opened the socket, or NULL when
+ *          they are @sender itself
  * @sender_tgid: thread group of the sender (for the same-group rule)
  * @ns: the sender's pid namespace; pids are reported in it
  * @boottime_offset: the sender's time namespace's boot-time offset, in ns
