@@ -342,44 +342,59 @@ static int td_nl_put_item(struct taskdiag_task *t, const struct td_attr_dec *d,
 }
 
 /*
- * Walk the attributes of one set. @set is TD_NL_SET_TOP or a group index;
- * at the top level, nests are descended into (one level: group sets hold no
- * nests). Every attribute must lie wholly within @len, and the stream must
- * end exactly at @len, padding included.
+ * Walk the attributes of one group's nest (@dec: its decoder table), or of
+ * the top level when @top, where the group nests are descended into (one
+ * level: group sets hold no nests). Every attribute must lie wholly within
+ * @len, and the stream must end exactly at @len, padding included (the
+ * last attribute may lack its padding). The fixed-size numbers that make
+ * up most of a message are decoded inline.
  */
-static int td_nl_walk(const unsigned char *p, size_t len, int set, struct taskdiag_task *t)
+static int td_nl_walk(const unsigned char *p, size_t len, const struct td_attr_dec *dec,
+		      bool top, struct taskdiag_task *t)
 {
-	while (len) {
+	const unsigned char *end;
+
+	if (!len)
+		return 0;
+	end = p + len;
+	while (p < end) {
+		size_t left = (size_t)(end - p);
+		const struct td_attr_dec *d;
 		struct nlattr nla;
 		unsigned int type;
-		size_t step;
+		uint64_t u64;
+		uint32_t u32;
 		int err;
 
-		if (len < NLA_HDRLEN)
+		if (left < NLA_HDRLEN)
 			return -EBADMSG;
 		memcpy(&nla, p, sizeof(nla));	/* callers may pass any alignment */
-		if (nla.nla_len < NLA_HDRLEN || nla.nla_len > len)
+		if (nla.nla_len < NLA_HDRLEN || nla.nla_len > left)
 			return -EBADMSG;
 		type = nla.nla_type & NLA_TYPE_MASK;
+		d = type <= TD_NL_MAX_ATTR ? &dec[type] : NULL;
 
-		if (set == TD_NL_SET_TOP && type <= TASK_DIAG_A_TASK_MAX && td_nest_group[type]) {
+		if (d && d->kind == TD_DEC_U64 && nla.nla_len == d->len) {
+			memcpy(&u64, p + NLA_HDRLEN, 8);
+			td_task_set_u64(t, d->item1 - 1, u64);
+		} else if (d && d->kind == TD_DEC_U32 && nla.nla_len == d->len) {
+			memcpy(&u32, p + NLA_HDRLEN, 4);
+			td_task_set_u64(t, d->item1 - 1, u32);
+		} else if (top && type <= TASK_DIAG_A_TASK_MAX && td_nest_group[type]) {
 			err = td_nl_walk(p + NLA_HDRLEN, nla.nla_len - NLA_HDRLEN,
-					 td_group_index(td_nest_group[type]), t);
+					 td_attr_dec[td_group_index(td_nest_group[type])], false, t);
 			if (err)
 				return err;
-		} else if (type <= TD_NL_MAX_ATTR) {
-			err = td_nl_put_item(t, &td_attr_dec[set][type], p + NLA_HDRLEN,
-					     nla.nla_len);
+		} else if (d) {
+			err = td_nl_put_item(t, d, p + NLA_HDRLEN, nla.nla_len);
 			if (err)
 				return err;
 		}
 		/* else: unknown (a newer module): skip it */
 
-		step = NLA_ALIGN((size_t)nla.nla_len);
-		if (step > len)		/* the last attribute may lack its padding */
-			step = len;
-		p += step;
-		len -= step;
+		if (NLA_ALIGN((size_t)nla.nla_len) >= left)
+			break;
+		p += NLA_ALIGN((size_t)nla.nla_len);
 	}
 	return 0;
 }
@@ -392,7 +407,7 @@ int td_nl_parse_task(const void *attrs, size_t len, struct taskdiag_task *t)
 	if (!attrs && len)
 		return -EBADMSG;
 	pthread_once(&td_attr_once, td_attr_table_init);
-	err = td_nl_walk(attrs, len, TD_NL_SET_TOP, t);
+	err = td_nl_walk(attrs, len, td_attr_dec[TD_NL_SET_TOP], true, t);
 	if (!err && !td_task_present(t, TASKDIAG_ITEM_PID))
 		err = -EBADMSG;
 	if (err)
