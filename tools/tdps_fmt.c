@@ -1,0 +1,673 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * tdps: the format specifiers, one table row each, and their formatters.
+ *
+ * Every rule here (headers, widths, alignment, how text is escaped and
+ * cut, time formats) was learnt by running procps's ps and comparing its
+ * output, never from its source; tests/vm/test_tdps.py checks them line by
+ * line against ps.
+ */
+#include <errno.h>
+#include <grp.h>
+#include <inttypes.h>
+#include <pwd.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <time.h>
+#include <wchar.h>
+#include <wctype.h>
+
+#include "tdps.h"
+
+/* ------------------------------------------------------------------------
+ * Buffers
+ */
+
+void tdps_nomem(void)
+{
+	fputs("tdps: out of memory\n", stderr);
+	exit(1);
+}
+
+static void tdps_reserve(struct tdps_buf *b, size_t more)
+{
+	size_t need = b->len + more + 1;
+	char *p;
+
+	if (need <= b->cap)
+		return;
+	if (need < 2 * b->cap)
+		need = 2 * b->cap;
+	if (need < 128)
+		need = 128;
+	p = realloc(b->p, need);
+	if (!p)
+		tdps_nomem();
+	b->p = p;
+	b->cap = need;
+}
+
+void tdps_add(struct tdps_buf *b, const void *s, size_t n)
+{
+	tdps_reserve(b, n);
+	memcpy(b->p + b->len, s, n);
+	b->len += n;
+	b->p[b->len] = '\0';
+}
+
+void tdps_addc(struct tdps_buf *b, char c)
+{
+	tdps_add(b, &c, 1);
+}
+
+void tdps_addf(struct tdps_buf *b, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(NULL, 0, fmt, ap);
+	va_end(ap);
+	if (n <= 0)
+		return;
+	tdps_reserve(b, (size_t)n);
+	va_start(ap, fmt);
+	vsnprintf(b->p + b->len, (size_t)n + 1, fmt, ap);
+	va_end(ap);
+	b->len += (size_t)n;
+}
+
+/* ------------------------------------------------------------------------
+ * Text as ps shows it
+ *
+ * ps turns a newline into a space. In a UTF-8 locale it keeps printable
+ * characters and shows a control or unprintable character as one '?', a
+ * malformed sequence as one '?' per byte; once it meets a byte that cannot
+ * start a sequence, or a sequence cut short by the end of the text, it
+ * goes on byte by byte as in the C locale: '?' for bytes above 0x7f, '.'
+ * for control characters.
+ */
+
+static bool ascii_control(unsigned char c)
+{
+	return c < 0x20 || c == 0x7f;
+}
+
+static void esc_byte(struct tdps_buf *b, unsigned char c, bool plain)
+{
+	if (c == '\n')
+		tdps_addc(b, ' ');
+	else if (c >= 0x80)
+		tdps_addc(b, '?');
+	else if (ascii_control(c))
+		tdps_addc(b, plain ? '.' : '?');
+	else
+		tdps_addc(b, (char)c);
+}
+
+/* The length a UTF-8 sequence that starts with @c has, 0 if none does. */
+static size_t utf8_lead_len(unsigned char c)
+{
+	if (c >= 0xc2 && c <= 0xdf)
+		return 2;
+	if (c >= 0xe0 && c <= 0xef)
+		return 3;
+	if (c >= 0xf0 && c <= 0xf4)
+		return 4;
+	return 0;
+}
+
+/* One character at @s (@n bytes left) in UTF-8 mode; returns bytes used. */
+static size_t esc_utf8_char(struct tdps_buf *b, const unsigned char *s, size_t n, bool *plain)
+{
+	size_t len = utf8_lead_len(s[0]), r, k;
+	mbstate_t st;
+	wchar_t wc;
+
+	if (s[0] < 0x80) {
+		esc_byte(b, s[0], false);
+		return 1;
+	}
+	if (!len || n < len) {
+		*plain = true;
+		esc_byte(b, s[0], true);
+		return 1;
+	}
+	memset(&st, 0, sizeof(st));
+	r = mbrtowc(&wc, (const char *)s, n, &st);
+	if (r == (size_t)-1 || r == (size_t)-2 || r == 0) {
+		for (k = 1; k < len && s[k] >= 0x80; k++)
+			;
+		for (r = 0; r < k; r++)
+			tdps_addc(b, '?');
+		return k;
+	}
+	if (iswprint((wint_t)wc))
+		tdps_add(b, s, r);
+	else
+		tdps_addc(b, '?');
+	return r;
+}
+
+static void tdps_escape(struct tdps_buf *b, const char *text, size_t n, bool utf8)
+{
+	const unsigned char *s = (const unsigned char *)text;
+	bool plain = !utf8;
+	size_t i = 0;
+
+	while (i < n) {
+		if (plain) {
+			esc_byte(b, s[i++], true);
+			continue;
+		}
+		i += esc_utf8_char(b, s + i, n - i, &plain);
+	}
+}
+
+/* The display width of one escaped character at @s, and its length. */
+static size_t char_cols(const char *s, size_t n, bool utf8, size_t *len)
+{
+	mbstate_t st;
+	wchar_t wc;
+	size_t r;
+	int w;
+
+	*len = 1;
+	if (!utf8 || (unsigned char)s[0] < 0x80)
+		return 1;
+	memset(&st, 0, sizeof(st));
+	r = mbrtowc(&wc, s, n, &st);
+	if (r == (size_t)-1 || r == (size_t)-2 || r == 0)
+		return 1;
+	*len = r;
+	w = wcwidth(wc);
+	return w < 0 ? 1 : (size_t)w;
+}
+
+size_t tdps_text_width(const char *s, size_t n, bool utf8)
+{
+	size_t i = 0, cols = 0, len;
+
+	while (i < n) {
+		cols += char_cols(s + i, n - i, utf8, &len);
+		i += len;
+	}
+	return cols;
+}
+
+/* How many bytes of @s fit in @cols columns. */
+size_t tdps_text_cut(const char *s, size_t n, size_t cols, bool utf8)
+{
+	size_t i = 0, used = 0, len, w;
+
+	while (i < n) {
+		w = char_cols(s + i, n - i, utf8, &len);
+		if (used + w > cols)
+			break;
+		used += w;
+		i += len;
+	}
+	return i;
+}
+
+/* ------------------------------------------------------------------------
+ * Reading items
+ */
+
+static int64_t num(const struct taskdiag_task *t, int item)
+{
+	const struct taskdiag_item_info *info = taskdiag_item_info(item);
+	uint64_t u = 0;
+	int64_t s = 0;
+
+	if (info && info->type == TASKDIAG_TYPE_S64) {
+		taskdiag_task_get_s64(t, item, &s);
+		return s;
+	}
+	taskdiag_task_get_u64(t, item, &u);
+	return (int64_t)u;
+}
+
+static uint64_t ticks(const struct tdps_ctx *cx, int64_t ns)
+{
+	return ns > 0 ? (uint64_t)ns / (1000000000u / cx->hz) : 0;
+}
+
+static uint64_t cpu_ticks(const struct taskdiag_task *t, const struct tdps_ctx *cx)
+{
+	/* procfs truncates each of the two to ticks */
+	return ticks(cx, num(t, TASKDIAG_ITEM_STAT_UTIME)) +
+	       ticks(cx, num(t, TASKDIAG_ITEM_STAT_STIME));
+}
+
+/* Hundredths of a second since the task started (/proc/uptime's unit). */
+static uint64_t elapsed_cs(const struct taskdiag_task *t, const struct tdps_ctx *cx)
+{
+	uint64_t start = ticks(cx, num(t, TASKDIAG_ITEM_BASE_START_TIME)) * 100 / cx->hz;
+
+	return cx->uptime_cs > start ? cx->uptime_cs - start : 0;
+}
+
+static uint64_t elapsed(const struct taskdiag_task *t, const struct tdps_ctx *cx)
+{
+	return elapsed_cs(t, cx) / 100;
+}
+
+/* ------------------------------------------------------------------------
+ * Formatters
+ */
+
+static void f_num(struct tdps_buf *b, const struct tdps_arg *a)
+{
+	tdps_addf(b, "%" PRId64, num(a->t, a->item));
+}
+
+static void f_pid(struct tdps_buf *b, const struct tdps_arg *a)
+{
+	tdps_addf(b, "%d", (int)taskdiag_task_tgid(a->t));
+}
+
+static void f_tid(struct tdps_buf *b, const struct tdps_arg *a)
+{
+	tdps_addf(b, "%d", (int)taskdiag_task_pid(a->t));
+}
+
+static void f_kib(struct tdps_buf *b, const struct tdps_arg *a)
+{
+	tdps_addf(b, "%" PRIu64, (uint64_t)num(a->t, a->item) / 1024);
+}
+
+static void f_pages(struct tdps_buf *b, const struct tdps_arg *a)
+{
+	tdps_addf(b, "%" PRIu64, (uint64_t)num(a->t, a->item) / a->cx->page_size);
+}
+
+/* A small cache of user and group names: getpwuid() reads files. */
+struct id_name {
+	uint32_t id;
+	bool group;
+	char *name;	/* NULL: no such name */
+};
+
+static struct id_name *id_cache;
+static size_t id_cache_len, id_cache_cap;
+
+static const char *id_lookup(uint32_t id, bool group)
+{
+	const char *name = NULL;
+	struct id_name *e;
+	size_t i;
+
+	for (i = 0; i < id_cache_len; i++)
+		if (id_cache[i].id == id && id_cache[i].group == group)
+			return id_cache[i].name;
+	if (group) {
+		struct group *gr = getgrgid(id);
+
+		name = gr ? gr->gr_name : NULL;
+	} else {
+		struct passwd *pw = getpwuid(id);
+
+		name = pw ? pw->pw_name : NULL;
+	}
+	if (id_cache_len == id_cache_cap) {
+		size_t cap = id_cache_cap ? 2 * id_cache_cap : 32;
+
+		e = realloc(id_cache, cap * sizeof(*e));
+		if (!e)
+			tdps_nomem();
+		id_cache = e;
+		id_cache_cap = cap;
+	}
+	e = &id_cache[id_cache_len++];
+	e->id = id;
+	e->group = group;
+	e->name = name ? strdup(name) : NULL;
+	if (name && !e->name)
+		tdps_nomem();
+	return e->name;
+}
+
+void tdps_fmt_cleanup(void)
+{
+	size_t i;
+
+	for (i = 0; i < id_cache_len; i++)
+		free(id_cache[i].name);
+	free(id_cache);
+	id_cache = NULL;
+	id_cache_len = id_cache_cap = 0;
+}
+
+static void put_id_name(struct tdps_buf *b, const struct tdps_arg *a, bool group)
+{
+	uint32_t id = (uint32_t)num(a->t, a->item);
+	const char *name = id_lookup(id, group);
+
+	if (name)
+		tdps_add(b, name, strlen(name));
+	else
+		tdps_addf(b, "%" PRIu32, id);
+}
+
+static void f_user(struct tdps_buf *b, const struct tdps_arg *a)
+{
+	put_id_name(b, a, false);
+}
+
+static void f_group(struct tdps_buf *b, const struct tdps_arg *a)
+{
+	put_id_name(b, a, true);
+}
+
+static char state_of(const struct taskdiag_task *t)
+{
+	int64_t c = num(t, TASKDIAG_ITEM_BASE_STATE);
+
+	return c > ' ' && c < 0x7f ? (char)c : '?';
+}
+
+static void f_state(struct tdps_buf *b, const struct tdps_arg *a)
+{
+	tdps_addc(b, state_of(a->t));
+}
+
+static void f_stat(struct tdps_buf *b, const struct tdps_arg *a)
+{
+	int64_t nice = num(a->t, TASKDIAG_ITEM_STAT_NICE);
+	int64_t tpgid = num(a->t, TASKDIAG_ITEM_BASE_TPGID);
+
+	tdps_addc(b, state_of(a->t));
+	if (nice < 0)
+		tdps_addc(b, '<');
+	else if (nice > 0)
+		tdps_addc(b, 'N');
+	if (num(a->t, TASKDIAG_ITEM_STATUS_VM_LCK) > 0)
+		tdps_addc(b, 'L');
+	if (num(a->t, TASKDIAG_ITEM_BASE_SID) == taskdiag_task_pid(a->t))
+		tdps_addc(b, 's');
+	if (num(a->t, TASKDIAG_ITEM_BASE_NUM_THREADS) > 1)
+		tdps_addc(b, 'l');
+	if (tpgid > 0 && tpgid == num(a->t, TASKDIAG_ITEM_BASE_PGID))
+		tdps_addc(b, '+');
+}
+
+/* Scheduling policies whose tasks have a nice value that matters. */
+static bool policy_has_nice(int64_t policy)
+{
+	return policy == 0 || policy == 3;	/* SCHED_OTHER, SCHED_BATCH */
+}
+
+static void f_nice(struct tdps_buf *b, const struct tdps_arg *a)
+{
+	if (policy_has_nice(num(a->t, TASKDIAG_ITEM_STAT_POLICY)))
+		tdps_addf(b, "%" PRId64, num(a->t, TASKDIAG_ITEM_STAT_NICE));
+	else
+		tdps_addc(b, '-');
+}
+
+static void f_pri(struct tdps_buf *b, const struct tdps_arg *a)
+{
+	tdps_addf(b, "%" PRId64, 39 - num(a->t, TASKDIAG_ITEM_STAT_PRIORITY));
+}
+
+static void f_rtprio(struct tdps_buf *b, const struct tdps_arg *a)
+{
+	if (num(a->t, TASKDIAG_ITEM_STAT_POLICY) == 0)
+		tdps_addc(b, '-');
+	else
+		tdps_addf(b, "%" PRId64, num(a->t, TASKDIAG_ITEM_STAT_RT_PRIORITY));
+}
+
+static void f_class(struct tdps_buf *b, const struct tdps_arg *a)
+{
+	static const char *const names[] = { "TS", "FF", "RR", "B", "ISO", "IDL", "DLN" };
+	int64_t policy = num(a->t, TASKDIAG_ITEM_STAT_POLICY);
+	const char *s = policy >= 0 && policy < 7 ? names[policy] : "?";
+
+	tdps_add(b, s, strlen(s));
+}
+
+/* The name of a terminal device, as ps shows it. */
+static void put_tty(struct tdps_buf *b, uint32_t nr)
+{
+	unsigned int maj = (nr >> 8) & 0xfff, min = (nr & 0xff) | ((nr >> 12) & 0xfff00);
+
+	if (!nr)
+		tdps_addc(b, '?');
+	else if (maj >= 136 && maj <= 143)
+		tdps_addf(b, "pts/%u", (maj - 136) * 256 + min);
+	else if (maj == 4 && min < 64)
+		tdps_addf(b, "tty%u", min);
+	else if (maj == 4)
+		tdps_addf(b, "ttyS%u", min - 64);
+	else if (maj == 5 && min == 0)
+		tdps_addf(b, "tty");
+	else if (maj == 5 && min == 1)
+		tdps_addf(b, "console");
+	else
+		tdps_addc(b, '?');
+}
+
+static void f_tty(struct tdps_buf *b, const struct tdps_arg *a)
+{
+	put_tty(b, (uint32_t)num(a->t, TASKDIAG_ITEM_BASE_TTY_NR));
+}
+
+static void put_hms(struct tdps_buf *b, uint64_t s, bool short_form)
+{
+	uint64_t d = s / 86400, h = s / 3600 % 24, m = s / 60 % 60;
+
+	s %= 60;
+	if (d)
+		tdps_addf(b, "%" PRIu64 "-%02" PRIu64 ":%02" PRIu64 ":%02" PRIu64, d, h, m, s);
+	else if (h || !short_form)
+		tdps_addf(b, "%02" PRIu64 ":%02" PRIu64 ":%02" PRIu64, h, m, s);
+	else
+		tdps_addf(b, "%02" PRIu64 ":%02" PRIu64, m, s);
+}
+
+static void f_time(struct tdps_buf *b, const struct tdps_arg *a)
+{
+	put_hms(b, cpu_ticks(a->t, a->cx) / a->cx->hz, false);
+}
+
+static void f_etime(struct tdps_buf *b, const struct tdps_arg *a)
+{
+	put_hms(b, elapsed(a->t, a->cx), true);
+}
+
+static void f_etimes(struct tdps_buf *b, const struct tdps_arg *a)
+{
+	tdps_addf(b, "%" PRIu64, elapsed(a->t, a->cx));
+}
+
+static void f_lstart(struct tdps_buf *b, const struct tdps_arg *a)
+{
+	time_t when = a->cx->boot_time +
+		      (time_t)(ticks(a->cx, num(a->t, TASKDIAG_ITEM_BASE_START_TIME)) / a->cx->hz);
+	char s[64];
+	struct tm tm;
+
+	if (!localtime_r(&when, &tm) || !strftime(s, sizeof(s), "%a %b %e %H:%M:%S %Y", &tm))
+		snprintf(s, sizeof(s), "-");
+	tdps_add(b, s, strlen(s));
+}
+
+/* Tenths of a percent, as "12.3", or "123" from 100 on. */
+static void put_tenths(struct tdps_buf *b, uint64_t tenths)
+{
+	if (tenths >= 1000)
+		tdps_addf(b, "%" PRIu64, tenths / 10);
+	else
+		tdps_addf(b, "%" PRIu64 ".%" PRIu64, tenths / 10, tenths % 10);
+}
+
+static void f_pcpu(struct tdps_buf *b, const struct tdps_arg *a)
+{
+	uint64_t cs = elapsed_cs(a->t, a->cx), used_cs = cpu_ticks(a->t, a->cx) * 100 / a->cx->hz;
+
+	put_tenths(b, cs ? used_cs * 1000 / cs : 0);
+}
+
+static void f_pmem(struct tdps_buf *b, const struct tdps_arg *a)
+{
+	uint64_t kib = (uint64_t)num(a->t, TASKDIAG_ITEM_STATM_RESIDENT) / 1024;
+
+	put_tenths(b, a->cx->mem_total_kib ? kib * 1000 / a->cx->mem_total_kib : 0);
+}
+
+static void f_comm(struct tdps_buf *b, const struct tdps_arg *a)
+{
+	const char *comm = "";
+
+	taskdiag_task_get_string(a->t, TASKDIAG_ITEM_BASE_COMM, &comm);
+	tdps_escape(b, comm, strlen(comm), a->cx->utf8);
+}
+
+static void f_args(struct tdps_buf *b, const struct tdps_arg *a)
+{
+	const void *data = NULL;
+	size_t n = 0, i;
+	char *s;
+
+	taskdiag_task_get_bytes(a->t, TASKDIAG_ITEM_CMDLINE, &data, &n);
+	while (n && !((const char *)data)[n - 1])
+		n--;
+	if (!n) {
+		tdps_addc(b, '[');
+		f_comm(b, a);
+		tdps_addc(b, ']');
+		if (state_of(a->t) == 'Z')
+			tdps_add(b, " <defunct>", 10);
+		return;
+	}
+	s = malloc(n);
+	if (!s)
+		tdps_nomem();
+	memcpy(s, data, n);
+	for (i = 0; i < n; i++)
+		if (!s[i])
+			s[i] = ' ';
+	tdps_escape(b, s, n, a->cx->utf8);
+	free(s);
+}
+
+/* ------------------------------------------------------------------------
+ * The table
+ */
+
+#define G_BASE	TASKDIAG_GROUP_BASE
+#define G_STAT	TASKDIAG_GROUP_STAT
+#define G_STATM	TASKDIAG_GROUP_STATM
+#define G_STATUS TASKDIAG_GROUP_STATUS
+#define G_CRED	TASKDIAG_GROUP_CRED
+#define G_CMD	TASKDIAG_GROUP_CMDLINE
+
+#define NUM(n, h, w, g, f, i) { n, h, w, true, TDPS_SPILL, false, 0, g, f, i }
+#define TXT(n, h, w, g, f, i) { n, h, w, false, TDPS_SPILL, false, 0, g, f, i }
+#define NAME(n, h, g, f, i) { n, h, 8, false, TDPS_PLUS, true, 8, g, f, i }
+#define CMD(n, h, w, g, f) { n, h, w, false, TDPS_CUT, true, 3, g, f, 0 }
+
+static const struct tdps_spec specs[] = {
+	NUM("pid", "PID", 5, 0, f_pid, 0),
+	NUM("tgid", "TGID", 5, 0, f_pid, 0),
+	NUM("tid", "TID", 5, 0, f_tid, 0),
+	NUM("lwp", "LWP", 5, 0, f_tid, 0),
+	NUM("spid", "SPID", 5, 0, f_tid, 0),
+	NUM("ppid", "PPID", 5, G_BASE, f_num, TASKDIAG_ITEM_BASE_PPID),
+	NUM("pgid", "PGID", 5, G_BASE, f_num, TASKDIAG_ITEM_BASE_PGID),
+	NUM("pgrp", "PGRP", 5, G_BASE, f_num, TASKDIAG_ITEM_BASE_PGID),
+	NUM("sid", "SID", 5, G_BASE, f_num, TASKDIAG_ITEM_BASE_SID),
+	NUM("sess", "SESS", 5, G_BASE, f_num, TASKDIAG_ITEM_BASE_SID),
+	NUM("session", "SESS", 5, G_BASE, f_num, TASKDIAG_ITEM_BASE_SID),
+	NUM("tpgid", "TPGID", 5, G_BASE, f_num, TASKDIAG_ITEM_BASE_TPGID),
+	NUM("uid", "UID", 5, G_CRED, f_num, TASKDIAG_ITEM_CRED_EUID),
+	NUM("euid", "EUID", 5, G_CRED, f_num, TASKDIAG_ITEM_CRED_EUID),
+	NUM("ruid", "RUID", 5, G_CRED, f_num, TASKDIAG_ITEM_CRED_UID),
+	NUM("suid", "SUID", 5, G_CRED, f_num, TASKDIAG_ITEM_CRED_SUID),
+	NUM("fuid", "FUID", 5, G_CRED, f_num, TASKDIAG_ITEM_CRED_FSUID),
+	NUM("gid", "GID", 5, G_CRED, f_num, TASKDIAG_ITEM_CRED_EGID),
+	NUM("egid", "EGID", 5, G_CRED, f_num, TASKDIAG_ITEM_CRED_EGID),
+	NUM("rgid", "RGID", 5, G_CRED, f_num, TASKDIAG_ITEM_CRED_GID),
+	NUM("sgid", "SGID", 5, G_CRED, f_num, TASKDIAG_ITEM_CRED_SGID),
+	NUM("fgid", "FGID", 5, G_CRED, f_num, TASKDIAG_ITEM_CRED_FSGID),
+	NAME("user", "USER", G_CRED, f_user, TASKDIAG_ITEM_CRED_EUID),
+	NAME("euser", "EUSER", G_CRED, f_user, TASKDIAG_ITEM_CRED_EUID),
+	NAME("uname", "USER", G_CRED, f_user, TASKDIAG_ITEM_CRED_EUID),
+	NAME("ruser", "RUSER", G_CRED, f_user, TASKDIAG_ITEM_CRED_UID),
+	NAME("suser", "SUSER", G_CRED, f_user, TASKDIAG_ITEM_CRED_SUID),
+	NAME("fuser", "FUSER", G_CRED, f_user, TASKDIAG_ITEM_CRED_FSUID),
+	NAME("group", "GROUP", G_CRED, f_group, TASKDIAG_ITEM_CRED_EGID),
+	NAME("egroup", "EGROUP", G_CRED, f_group, TASKDIAG_ITEM_CRED_EGID),
+	NAME("rgroup", "RGROUP", G_CRED, f_group, TASKDIAG_ITEM_CRED_GID),
+	NAME("sgroup", "SGROUP", G_CRED, f_group, TASKDIAG_ITEM_CRED_SGID),
+	NAME("fgroup", "FGROUP", G_CRED, f_group, TASKDIAG_ITEM_CRED_FSGID),
+	TXT("stat", "STAT", 4, G_BASE | G_STAT | G_STATUS, f_stat, 0),
+	TXT("state", "S", 1, G_BASE, f_state, 0),
+	TXT("s", "S", 1, G_BASE, f_state, 0),
+	NUM("ni", "NI", 3, G_STAT, f_nice, 0),
+	NUM("nice", "NI", 3, G_STAT, f_nice, 0),
+	NUM("pri", "PRI", 3, G_STAT, f_pri, 0),
+	NUM("rtprio", "RTPRIO", 6, G_STAT, f_rtprio, 0),
+	NUM("cls", "CLS", 3, G_STAT, f_class, 0),
+	TXT("class", "CLS", 3, G_STAT, f_class, 0),
+	TXT("policy", "POL", 3, G_STAT, f_class, 0),
+	NUM("psr", "PSR", 3, G_STAT, f_num, TASKDIAG_ITEM_STAT_PROCESSOR),
+	NUM("nlwp", "NLWP", 4, G_BASE, f_num, TASKDIAG_ITEM_BASE_NUM_THREADS),
+	NUM("thcount", "THCNT", 5, G_BASE, f_num, TASKDIAG_ITEM_BASE_NUM_THREADS),
+	NUM("vsz", "VSZ", 6, G_STAT, f_kib, TASKDIAG_ITEM_STAT_VSIZE),
+	NUM("vsize", "VSZ", 6, G_STAT, f_kib, TASKDIAG_ITEM_STAT_VSIZE),
+	NUM("sz", "SZ", 5, G_STAT, f_pages, TASKDIAG_ITEM_STAT_VSIZE),
+	NUM("rss", "RSS", 5, G_STATM, f_kib, TASKDIAG_ITEM_STATM_RESIDENT),
+	NUM("rssize", "RSS", 5, G_STATM, f_kib, TASKDIAG_ITEM_STATM_RESIDENT),
+	NUM("rsz", "RSZ", 5, G_STATM, f_kib, TASKDIAG_ITEM_STATM_RESIDENT),
+	NUM("%mem", "%MEM", 4, G_STATM, f_pmem, 0),
+	NUM("pmem", "%MEM", 4, G_STATM, f_pmem, 0),
+	NUM("%cpu", "%CPU", 4, G_BASE | G_STAT, f_pcpu, 0),
+	NUM("pcpu", "%CPU", 4, G_BASE | G_STAT, f_pcpu, 0),
+	TXT("tty", "TT", 8, G_BASE, f_tty, 0),
+	TXT("tt", "TT", 8, G_BASE, f_tty, 0),
+	TXT("tname", "TTY", 8, G_BASE, f_tty, 0),
+	NUM("time", "TIME", 8, G_STAT, f_time, 0),
+	NUM("cputime", "TIME", 8, G_STAT, f_time, 0),
+	NUM("etime", "ELAPSED", 11, G_BASE, f_etime, 0),
+	NUM("etimes", "ELAPSED", 7, G_BASE, f_etimes, 0),
+	NUM("lstart", "STARTED", 24, G_BASE, f_lstart, 0),
+	CMD("comm", "COMMAND", 15, G_BASE, f_comm),
+	CMD("ucmd", "CMD", 15, G_BASE, f_comm),
+	CMD("ucomm", "COMMAND", 15, G_BASE, f_comm),
+	CMD("args", "COMMAND", 27, G_BASE | G_CMD, f_args),
+	CMD("cmd", "CMD", 27, G_BASE | G_CMD, f_args),
+	CMD("command", "COMMAND", 27, G_BASE | G_CMD, f_args),
+};
+
+const struct tdps_spec *tdps_spec_find(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(specs) / sizeof(specs[0]); i++)
+		if (!strcmp(specs[i].name, name))
+			return &specs[i];
+	return NULL;
+}
+
+/* The names, wrapped as a paragraph of the --help text. */
+void tdps_spec_list(FILE *f)
+{
+	size_t i, col = 0, len;
+
+	for (i = 0; i < sizeof(specs) / sizeof(specs[0]); i++) {
+		len = strlen(specs[i].name);
+		if (col && col + 1 + len > 76) {
+			fputc('\n', f);
+			col = 0;
+		}
+		fprintf(f, "%s%s", col ? " " : "  ", specs[i].name);
+		col += (col ? 1 : 2) + len;
+	}
+	fputc('\n', f);
+}
