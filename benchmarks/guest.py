@@ -380,7 +380,7 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--bench", required=True)
     ap.add_argument("--out", required=True)
-    ap.add_argument("--scales", default="1000x1,10000x1,100x10,1000x10")
+    ap.add_argument("--scales", default="1000x1,10000x1,100x10,1000x10,2000x10")
     ap.add_argument("--reps", type=int, default=5)
     ap.add_argument("--min-reps", type=int, default=3)
     ap.add_argument("--budget", type=float, default=20.0,
