@@ -57,6 +57,7 @@ struct column {
 };
 
 struct opts {
+	size_t pid_width;	/* digits of kernel.pid_max */
 	bool all, threads;
 	int wide;		/* how many -w */
 	struct idlist pids, euids, ruids;
@@ -237,6 +238,8 @@ static void one_spec(const char *item, void *arg)
 		usage_error("unknown user-defined format specifier \"%s\"", s);
 	if (!width) {
 		width = sp->width;
+		if (sp->pid && ((struct opts *)arg)->pid_width > width)
+			width = ((struct opts *)arg)->pid_width;
 		if (hdr && strlen(hdr) > width)
 			width = strlen(hdr);
 	}
@@ -289,8 +292,9 @@ static void default_format(struct opts *o)
 
 	for (i = 0; i < n; i++) {
 		const struct tdps_spec *sp = tdps_spec_find(names[i]);
+		size_t w = sp->pid && o->pid_width > sp->width ? o->pid_width : sp->width;
 
-		add_column(o, sp, sp->header, sp->width);
+		add_column(o, sp, sp->header, w);
 	}
 }
 
@@ -325,6 +329,35 @@ static enum taskdiag_backend parse_backend(const char *s)
 	if (!strcmp(s, "procfs"))
 		return TASKDIAG_BACKEND_PROCFS;
 	usage_error("unknown backend \"%s\" (auto, netlink or procfs)", s);
+}
+
+static uint64_t file_value(const char *path, const char *key)
+{
+	size_t klen = strlen(key);
+	unsigned long long v = 0;
+	char line[256];
+	FILE *f = fopen(path, "re");
+
+	if (!f)
+		return 0;
+	while (fgets(line, sizeof(line), f))
+		if (!strncmp(line, key, klen)) {
+			v = strtoull(line + klen, NULL, 10);
+			break;
+		}
+	fclose(f);
+	return v;
+}
+
+/* ps makes pid columns as wide as the largest pid can be. */
+static size_t pid_digits(void)
+{
+	uint64_t max = file_value("/proc/sys/kernel/pid_max", "");
+	size_t n = 1;
+
+	for (; max >= 10; max /= 10)
+		n++;
+	return n;
 }
 
 static void parse_args(int argc, char **argv, struct opts *o)
@@ -376,6 +409,7 @@ static void parse_args(int argc, char **argv, struct opts *o)
 	}
 	if (optind < argc)
 		usage_error("unsupported argument \"%s\"", argv[optind]);
+	o->pid_width = pid_digits();
 	if (o->fmt_len)
 		parse_formats(o);
 	else
@@ -385,24 +419,6 @@ static void parse_args(int argc, char **argv, struct opts *o)
 /* ------------------------------------------------------------------------
  * The facts the formatters need
  */
-
-static uint64_t file_value(const char *path, const char *key)
-{
-	size_t klen = strlen(key);
-	unsigned long long v = 0;
-	char line[256];
-	FILE *f = fopen(path, "re");
-
-	if (!f)
-		return 0;
-	while (fgets(line, sizeof(line), f))
-		if (!strncmp(line, key, klen)) {
-			v = strtoull(line + klen, NULL, 10);
-			break;
-		}
-	fclose(f);
-	return v;
-}
 
 static uint64_t uptime_cs(void)
 {

@@ -73,6 +73,7 @@ struct tdps_spec {
 	uint8_t fit;
 	bool wide;
 	uint8_t min;
+	bool pid;
 	uint32_t groups;
 	tdps_fmt_fn *fmt;
 	int item;

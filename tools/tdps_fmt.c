@@ -205,7 +205,8 @@ size_t tdps_text_cut(const char *s, size_t n, size_t cols, bool utf8)
 
 	while (i < n) {
 		w = char_cols(s + i, n - i, utf8, &len);
-		if (used + w > cols)
+		/* a full column takes no zero-width character either */
+		if (used >= cols || used + w > cols)
 			break;
 		used += w;
 		i += len;
@@ -516,8 +517,10 @@ static void f_pcpu(struct tdps_buf *b, const struct tdps_arg *a)
 static void f_pmem(struct tdps_buf *b, const struct tdps_arg *a)
 {
 	uint64_t kib = (uint64_t)num(a->t, TASKDIAG_ITEM_STATM_RESIDENT) / 1024;
+	uint64_t tenths = a->cx->mem_total_kib ? kib * 1000 / a->cx->mem_total_kib : 0;
 
-	put_tenths(b, a->cx->mem_total_kib ? kib * 1000 / a->cx->mem_total_kib : 0);
+	/* ps pads this one itself: it keeps its blank after a wide column */
+	tdps_addf(b, "%2" PRIu64 ".%" PRIu64, tenths / 10, tenths % 10);
 }
 
 static void f_comm(struct tdps_buf *b, const struct tdps_arg *a)
@@ -567,24 +570,25 @@ static void f_args(struct tdps_buf *b, const struct tdps_arg *a)
 #define G_CRED	TASKDIAG_GROUP_CRED
 #define G_CMD	TASKDIAG_GROUP_CMDLINE
 
-#define NUM(n, h, w, g, f, i) { n, h, w, true, TDPS_SPILL, false, 0, g, f, i }
-#define TXT(n, h, w, g, f, i) { n, h, w, false, TDPS_SPILL, false, 0, g, f, i }
-#define NAME(n, h, g, f, i) { n, h, 8, false, TDPS_PLUS, true, 8, g, f, i }
-#define CMD(n, h, w, g, f) { n, h, w, false, TDPS_CUT, true, 3, g, f, 0 }
+#define NUM(n, h, w, g, f, i) { n, h, w, true, TDPS_SPILL, false, 0, false, g, f, i }
+#define PID(n, h, g, f, i) { n, h, 5, true, TDPS_SPILL, false, 0, true, g, f, i }
+#define TXT(n, h, w, g, f, i) { n, h, w, false, TDPS_SPILL, false, 0, false, g, f, i }
+#define NAME(n, h, g, f, i) { n, h, 8, false, TDPS_PLUS, true, 8, false, g, f, i }
+#define CMD(n, h, w, g, f) { n, h, w, false, TDPS_CUT, true, 3, false, g, f, 0 }
 
 static const struct tdps_spec specs[] = {
-	NUM("pid", "PID", 5, 0, f_pid, 0),
-	NUM("tgid", "TGID", 5, 0, f_pid, 0),
-	NUM("tid", "TID", 5, 0, f_tid, 0),
-	NUM("lwp", "LWP", 5, 0, f_tid, 0),
-	NUM("spid", "SPID", 5, 0, f_tid, 0),
-	NUM("ppid", "PPID", 5, G_BASE, f_num, TASKDIAG_ITEM_BASE_PPID),
-	NUM("pgid", "PGID", 5, G_BASE, f_num, TASKDIAG_ITEM_BASE_PGID),
-	NUM("pgrp", "PGRP", 5, G_BASE, f_num, TASKDIAG_ITEM_BASE_PGID),
-	NUM("sid", "SID", 5, G_BASE, f_num, TASKDIAG_ITEM_BASE_SID),
-	NUM("sess", "SESS", 5, G_BASE, f_num, TASKDIAG_ITEM_BASE_SID),
-	NUM("session", "SESS", 5, G_BASE, f_num, TASKDIAG_ITEM_BASE_SID),
-	NUM("tpgid", "TPGID", 5, G_BASE, f_num, TASKDIAG_ITEM_BASE_TPGID),
+	PID("pid", "PID", 0, f_pid, 0),
+	PID("tgid", "TGID", 0, f_pid, 0),
+	PID("tid", "TID", 0, f_tid, 0),
+	PID("lwp", "LWP", 0, f_tid, 0),
+	PID("spid", "SPID", 0, f_tid, 0),
+	PID("ppid", "PPID", G_BASE, f_num, TASKDIAG_ITEM_BASE_PPID),
+	PID("pgid", "PGID", G_BASE, f_num, TASKDIAG_ITEM_BASE_PGID),
+	PID("pgrp", "PGRP", G_BASE, f_num, TASKDIAG_ITEM_BASE_PGID),
+	PID("sid", "SID", G_BASE, f_num, TASKDIAG_ITEM_BASE_SID),
+	PID("sess", "SESS", G_BASE, f_num, TASKDIAG_ITEM_BASE_SID),
+	PID("session", "SESS", G_BASE, f_num, TASKDIAG_ITEM_BASE_SID),
+	PID("tpgid", "TPGID", G_BASE, f_num, TASKDIAG_ITEM_BASE_TPGID),
 	NUM("uid", "UID", 5, G_CRED, f_num, TASKDIAG_ITEM_CRED_EUID),
 	NUM("euid", "EUID", 5, G_CRED, f_num, TASKDIAG_ITEM_CRED_EUID),
 	NUM("ruid", "RUID", 5, G_CRED, f_num, TASKDIAG_ITEM_CRED_UID),
