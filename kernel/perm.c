@@ -49,15 +49,15 @@ static void td_caps_get(const struct cred *cred, struct td_caps *caps)
 }
 
 /**
- * td_subject_caps() - look up the subject's CAP_SYS_PTRACE once per request
+ * td_subject_caps() - look up the subject's capabilities once per request
  * @s: the subject, its credentials set
  *
  * Whether each credential holds CAP_SYS_PTRACE over the initial user
  * namespace, the namespace of almost every task a dump visits, and a DAC
  * override (CAP_DAC_READ_SEARCH or CAP_DAC_OVERRIDE) in its own: the
  * per-task checks use the answers instead of asking the capability module
- * and the LSMs again for every task. Credentials are immutable, so the answer holds
- * for the whole request. Called in the sender's context.
+ * and the LSMs again for every task. Credentials are immutable, so the
+ * answers hold for the whole request. Called in the sender's context.
  */
 void td_subject_caps(struct td_subject *s)
 {

@@ -1,0 +1,105 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""The guest side of benchmarks/ab: two versions of task_diag, one boot.
+
+Spawns the population, then for each round loads one version's module,
+runs the three netlink methods of tdbench once each with that version's
+library, and unloads it; the versions alternate old, new, new, old, ... so
+that a drift of the host's load falls alike on both. Each tdbench run reads
+twice and the second (warm) read counts, as in benchmarks/run.
+"""
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import time
+
+METHODS = ["netlink_pid_only", "netlink_base_stat", "netlink_full"]
+USERS = "1,2,3,65534"
+
+
+def version(spec):
+    ko, lib, name = spec.split(":", 2)
+    return {"ko": ko, "lib": lib, "name": name}
+
+
+def run_method(bench, v, method):
+    env = dict(os.environ, LD_LIBRARY_PATH=v["lib"])
+    out = subprocess.run([os.path.join(bench, "tdbench-ab"), "run", method, "--loops", "2"],
+                         env=env, check=True, stdout=subprocess.PIPE, text=True).stdout
+    r = json.loads(out.strip().splitlines()[-1])
+    # Items absent for some tasks (no mm, no fs, ...): the same for both
+    # versions, which the table shows.
+    return r["loop_s"][-1], r["tasks"], r["missing_items"]
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--bench", required=True)
+    ap.add_argument("--old", type=version, required=True)
+    ap.add_argument("--new", type=version, required=True)
+    ap.add_argument("--procs", type=int, default=10000)
+    ap.add_argument("--rounds", type=int, default=6)
+    ap.add_argument("--json")
+    a = ap.parse_args()
+
+    with open("/proc/sys/kernel/randomize_va_space", "w") as f:
+        f.write("0")
+    sp = subprocess.Popen([os.path.join(a.bench, "tdspawn"), str(a.procs), "1", USERS],
+                          stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    if not sp.stdout.readline().startswith("ready"):
+        print("tdspawn failed", file=sys.stderr)
+        return 1
+    time.sleep(2)
+
+    times = {(v, m): [] for v in ("old", "new") for m in METHODS}
+    tasks = {}
+    order = []
+    for r in range(a.rounds):
+        order += ["old", "new"] if r % 2 == 0 else ["new", "old"]
+    for i, which in enumerate(order):
+        v = getattr(a, which)
+        subprocess.run(["insmod", v["ko"]], check=True)
+        try:
+            # Each version gets a warm-up read after its insmod.
+            run_method(a.bench, v, "netlink_full")
+            for m in METHODS:
+                t, n, miss = run_method(a.bench, v, m)
+                times[(which, m)].append(t)
+                tasks[(which, m)] = (n, miss)
+        finally:
+            subprocess.run(["rmmod", "task_diag"], check=True)
+        print("[ab %3.0f%%] %s done" % (100.0 * (i + 1) / len(order), v["name"]),
+              file=sys.stderr, flush=True)
+    sp.stdin.close()
+
+    med = {k: statistics.median(x) for k, x in times.items()}
+    res = {"procs": a.procs, "rounds": a.rounds, "old": a.old["name"], "new": a.new["name"],
+           "runs": {"%s/%s" % k: x for k, x in times.items()},
+           "tasks_absent_items": {"%s/%s" % k: x for k, x in tasks.items()},
+           "median_s": {"%s/%s" % k: x for k, x in med.items()}}
+    print("%d processes, %d runs per version and method, one boot; medians of the warm read"
+          % (a.procs, a.rounds))
+    print("| method | tasks (old/new) | items absent (old/new) | %s ms | %s ms | new/old |"
+          % (a.old["name"], a.new["name"]))
+    print("|---|---:|---:|---:|---:|---:|")
+    for m in METHODS:
+        o, n = med[("old", m)], med[("new", m)]
+        print("| %s | %d/%d | %d/%d | %.1f | %.1f | %.2f |"
+              % (m, tasks[("old", m)][0], tasks[("new", m)][0], tasks[("old", m)][1],
+                 tasks[("new", m)][1], o * 1e3, n * 1e3, n / o))
+    for which in ("old", "new"):
+        pid = med[(which, "netlink_pid_only")]
+        print("%s: netlink_full/netlink_pid_only %.1f, netlink_base_stat/netlink_pid_only %.1f"
+              % (getattr(a, which)["name"], med[(which, "netlink_full")] / pid,
+                 med[(which, "netlink_base_stat")] / pid))
+    if a.json:
+        with open(a.json, "w") as f:
+            json.dump(res, f, indent=1)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
