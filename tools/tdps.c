@@ -447,6 +447,7 @@ static void read_ctx(struct tdps_ctx *cx, bool threads)
 	cx->mem_total_kib = file_value("/proc/meminfo", "MemTotal:");
 	cx->boot_time = (time_t)file_value("/proc/stat", "btime ");
 	cx->uptime_cs = uptime_cs();
+	cx->now = time(NULL);
 }
 
 /* ------------------------------------------------------------------------

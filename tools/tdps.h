@@ -34,6 +34,7 @@ struct tdps_ctx {
 	uint64_t mem_total_kib;	/* MemTotal of /proc/meminfo */
 	uint64_t uptime_cs;	/* time since boot, in 1/100 s */
 	time_t boot_time;	/* btime of /proc/stat */
+	time_t now;
 };
 
 /* How a value longer than its column is shown. */

@@ -486,17 +486,68 @@ static void f_etimes(struct tdps_buf *b, const struct tdps_arg *a)
 	tdps_addf(b, "%" PRIu64, elapsed(a->t, a->cx));
 }
 
+static time_t started(const struct tdps_arg *a)
+{
+	return a->cx->boot_time +
+	       (time_t)(ticks(a->cx, num(a->t, TASKDIAG_ITEM_BASE_START_TIME)) / a->cx->hz);
+}
+
+/* strftime() of a literal format into a buffer ("-" if it fails) */
+#define PUT_TIME(b, when, fmt)							\
+	do {									\
+		time_t when_ = (when);						\
+		char s_[64];							\
+		struct tm tm_;							\
+										\
+		if (!localtime_r(&when_, &tm_) ||				\
+		    !strftime(s_, sizeof(s_), fmt, &tm_))			\
+			snprintf(s_, sizeof(s_), "-");				\
+		tdps_add(b, s_, strlen(s_));					\
+	} while (0)
+
 static void f_lstart(struct tdps_buf *b, const struct tdps_arg *a)
 {
-	time_t when = a->cx->boot_time +
-		      (time_t)(ticks(a->cx, num(a->t, TASKDIAG_ITEM_BASE_START_TIME)) / a->cx->hz);
-	char s[64];
-	struct tm tm;
-
-	if (!localtime_r(&when, &tm) || !strftime(s, sizeof(s), "%a %b %e %H:%M:%S %Y", &tm))
-		snprintf(s, sizeof(s), "-");
-	tdps_add(b, s, strlen(s));
+	PUT_TIME(b, started(a), "%a %b %e %H:%M:%S %Y");
 }
+
+/* start and bsdstart: the time of day within 24 hours, else the date */
+static void f_start(struct tdps_buf *b, const struct tdps_arg *a)
+{
+	time_t when = started(a);
+
+	if (a->cx->now - when < 86400)
+		PUT_TIME(b, when, "%H:%M:%S");
+	else
+		PUT_TIME(b, when, "  %b %d");
+}
+
+static void f_bsdstart(struct tdps_buf *b, const struct tdps_arg *a)
+{
+	time_t when = started(a);
+
+	if (a->cx->now - when < 86400)
+		PUT_TIME(b, when, " %H:%M");
+	else
+		PUT_TIME(b, when, " %b %d");
+}
+
+/* stime: the time of day if today, else the day if this year, else the year */
+static void f_stime(struct tdps_buf *b, const struct tdps_arg *a)
+{
+	time_t when = started(a), now = a->cx->now;
+	struct tm then, today;
+
+	if (!localtime_r(&when, &then) || !localtime_r(&now, &today))
+		tdps_addc(b, '-');
+	else if (then.tm_year != today.tm_year)
+		PUT_TIME(b, when, "%Y");
+	else if (then.tm_yday != today.tm_yday)
+		PUT_TIME(b, when, "%b%d");
+	else
+		PUT_TIME(b, when, "%H:%M");
+}
+
+static uint64_t pcpu_tenths(const struct tdps_arg *a);
 
 /* Tenths of a percent, as "12.3", or "123" from 100 on. */
 static void put_tenths(struct tdps_buf *b, uint64_t tenths)
@@ -509,9 +560,44 @@ static void put_tenths(struct tdps_buf *b, uint64_t tenths)
 
 static void f_pcpu(struct tdps_buf *b, const struct tdps_arg *a)
 {
+	put_tenths(b, pcpu_tenths(a));
+}
+
+static uint64_t pcpu_tenths(const struct tdps_arg *a)
+{
 	uint64_t cs = elapsed_cs(a->t, a->cx), used_cs = cpu_ticks(a->t, a->cx) * 100 / a->cx->hz;
 
-	put_tenths(b, cs ? used_cs * 1000 / cs : 0);
+	return cs ? used_cs * 1000 / cs : 0;
+}
+
+/* c: %cpu in whole percent, padded by ps itself */
+static void f_c(struct tdps_buf *b, const struct tdps_arg *a)
+{
+	tdps_addf(b, "%2" PRIu64, pcpu_tenths(a) / 10);
+}
+
+/* bsdtime: minutes and seconds of CPU time, padded by ps itself */
+static void f_bsdtime(struct tdps_buf *b, const struct tdps_arg *a)
+{
+	uint64_t s = cpu_ticks(a->t, a->cx) / a->cx->hz;
+
+	tdps_addf(b, "%3" PRIu64 ":%02" PRIu64, s / 60, s % 60);
+}
+
+static void f_times(struct tdps_buf *b, const struct tdps_arg *a)
+{
+	tdps_addf(b, "%" PRIu64, cpu_ticks(a->t, a->cx) / a->cx->hz);
+}
+
+static void f_mask(struct tdps_buf *b, const struct tdps_arg *a)
+{
+	tdps_addf(b, "%016" PRIx64, (uint64_t)num(a->t, a->item));
+}
+
+/* F: forked but did not exec (1), MCE (2), used super-user privileges (4) */
+static void f_flags(struct tdps_buf *b, const struct tdps_arg *a)
+{
+	tdps_addf(b, "%" PRIu64, ((uint64_t)num(a->t, TASKDIAG_ITEM_BASE_FLAGS) >> 6) & 7);
 }
 
 static void f_pmem(struct tdps_buf *b, const struct tdps_arg *a)
@@ -633,14 +719,36 @@ static const struct tdps_spec specs[] = {
 	NUM("pmem", "%MEM", 4, G_STATM, f_pmem, 0),
 	NUM("%cpu", "%CPU", 4, G_BASE | G_STAT, f_pcpu, 0),
 	NUM("pcpu", "%CPU", 4, G_BASE | G_STAT, f_pcpu, 0),
+	NUM("c", "C", 2, G_BASE | G_STAT, f_c, 0),
+	NUM("minflt", "MINFLT", 6, G_STAT, f_num, TASKDIAG_ITEM_STAT_MINFLT),
+	NUM("min_flt", "MINFL", 6, G_STAT, f_num, TASKDIAG_ITEM_STAT_MINFLT),
+	NUM("majflt", "MAJFLT", 6, G_STAT, f_num, TASKDIAG_ITEM_STAT_MAJFLT),
+	NUM("maj_flt", "MAJFL", 6, G_STAT, f_num, TASKDIAG_ITEM_STAT_MAJFLT),
+	NUM("pending", "PENDING", 16, G_STATUS, f_mask, TASKDIAG_ITEM_STATUS_SIG_SHARED_PENDING),
+	NUM("sig", "PENDING", 16, G_STATUS, f_mask, TASKDIAG_ITEM_STATUS_SIG_SHARED_PENDING),
+	NUM("blocked", "BLOCKED", 16, G_STATUS, f_mask, TASKDIAG_ITEM_STATUS_SIG_BLOCKED),
+	NUM("sigmask", "BLOCKED", 16, G_STATUS, f_mask, TASKDIAG_ITEM_STATUS_SIG_BLOCKED),
+	NUM("ignored", "IGNORED", 16, G_STATUS, f_mask, TASKDIAG_ITEM_STATUS_SIG_IGNORED),
+	NUM("sigignore", "IGNORED", 16, G_STATUS, f_mask, TASKDIAG_ITEM_STATUS_SIG_IGNORED),
+	NUM("caught", "CAUGHT", 16, G_STATUS, f_mask, TASKDIAG_ITEM_STATUS_SIG_CAUGHT),
+	NUM("sigcatch", "CAUGHT", 16, G_STATUS, f_mask, TASKDIAG_ITEM_STATUS_SIG_CAUGHT),
+	NUM("f", "F", 1, G_BASE, f_flags, 0),
+	NUM("flags", "F", 1, G_BASE, f_flags, 0),
 	TXT("tty", "TT", 8, G_BASE, f_tty, 0),
 	TXT("tt", "TT", 8, G_BASE, f_tty, 0),
 	TXT("tname", "TTY", 8, G_BASE, f_tty, 0),
 	NUM("time", "TIME", 8, G_STAT, f_time, 0),
 	NUM("cputime", "TIME", 8, G_STAT, f_time, 0),
+	NUM("bsdtime", "TIME", 6, G_STAT, f_bsdtime, 0),
+	NUM("times", "TIME", 8, G_STAT, f_times, 0),
+	NUM("cputimes", "TIME", 8, G_STAT, f_times, 0),
 	NUM("etime", "ELAPSED", 11, G_BASE, f_etime, 0),
 	NUM("etimes", "ELAPSED", 7, G_BASE, f_etimes, 0),
 	NUM("lstart", "STARTED", 24, G_BASE, f_lstart, 0),
+	NUM("start", "STARTED", 8, G_BASE, f_start, 0),
+	NUM("bsdstart", "START", 6, G_BASE, f_bsdstart, 0),
+	NUM("stime", "STIME", 5, G_BASE, f_stime, 0),
+	NUM("start_time", "START", 5, G_BASE, f_stime, 0),
 	CMD("comm", "COMMAND", 15, G_BASE, f_comm),
 	CMD("ucmd", "CMD", 15, G_BASE, f_comm),
 	CMD("ucomm", "COMMAND", 15, G_BASE, f_comm),
