@@ -27,7 +27,7 @@ their state letter, single-digit values (psr) and numbers one unit away
 threads in their name: procfs shows a workqueue worker's current work
 (kworker/0:1-events) and kthread names longer than 15 characters, which
 the module cannot read (docs/fields.md, "comm of kernel threads"). The
-lines of the ps and tdps processes themselves are left out. Exit status 1
+lines of the ps and tdps processes themselves, and of this script, are left out. Exit status 1
 on any mismatch, with the differing columns.
 
 Usage: test_tdps.py [TDPS] [--quick] [--backend procfs|netlink]
@@ -489,7 +489,10 @@ def check(case, ps1, ps2, td, fx, own_extra):
 
     # keyed: the first `keyed` tokens name the task; a header is line 0
     k = case.keyed
-    own = {ps1.pid, td.pid} | ({ps2.pid} if ps2 else set()) | set(own_extra)
+    # This script's own line too: its CPU time grows while it checks one
+    # run and stands still while ps and tdps run, so its %cpu drops from
+    # the first ps run to tdps and rises again for the second ps run.
+    own = {ps1.pid, td.pid, os.getpid()} | ({ps2.pid} if ps2 else set()) | set(own_extra)
 
     def rows(lines):
         hdr, d, order = None, {}, []
