@@ -492,43 +492,35 @@ static time_t started(const struct tdps_arg *a)
 	       (time_t)(ticks(a->cx, num(a->t, TASKDIAG_ITEM_BASE_START_TIME)) / a->cx->hz);
 }
 
-/* strftime() of a literal format into a buffer ("-" if it fails) */
-#define PUT_TIME(b, when, fmt)							\
-	do {									\
-		time_t when_ = (when);						\
-		char s_[64];							\
-		struct tm tm_;							\
-										\
-		if (!localtime_r(&when_, &tm_) ||				\
-		    !strftime(s_, sizeof(s_), fmt, &tm_))			\
-			snprintf(s_, sizeof(s_), "-");				\
-		tdps_add(b, s_, strlen(s_));					\
-	} while (0)
+/* strftime() into the buffer, "-" if it fails; the formats are this file's own */
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wformat-nonliteral"
+static void put_time(struct tdps_buf *b, time_t when, const char *fmt)
+{
+	char s[64];
+	struct tm tm;
+
+	if (!localtime_r(&when, &tm) || !strftime(s, sizeof(s), fmt, &tm))
+		snprintf(s, sizeof(s), "-");
+	tdps_add(b, s, strlen(s));
+}
+#pragma GCC diagnostic pop
 
 static void f_lstart(struct tdps_buf *b, const struct tdps_arg *a)
 {
-	PUT_TIME(b, started(a), "%a %b %e %H:%M:%S %Y");
+	put_time(b, started(a), "%a %b %e %H:%M:%S %Y");
 }
 
-/* start and bsdstart: the time of day within 24 hours, else the date */
+/* start and bsdstart (item 0 and 1): the time of day within 24 hours, else the date */
 static void f_start(struct tdps_buf *b, const struct tdps_arg *a)
 {
+	static const char *const fmts[][2] = {
+		{ "%H:%M:%S", "  %b %d" },
+		{ " %H:%M", " %b %d" },
+	};
 	time_t when = started(a);
 
-	if (a->cx->now - when < 86400)
-		PUT_TIME(b, when, "%H:%M:%S");
-	else
-		PUT_TIME(b, when, "  %b %d");
-}
-
-static void f_bsdstart(struct tdps_buf *b, const struct tdps_arg *a)
-{
-	time_t when = started(a);
-
-	if (a->cx->now - when < 86400)
-		PUT_TIME(b, when, " %H:%M");
-	else
-		PUT_TIME(b, when, " %b %d");
+	put_time(b, when, fmts[a->item][a->cx->now - when >= 86400]);
 }
 
 /* stime: the time of day if today, else the day if this year, else the year */
@@ -539,15 +531,17 @@ static void f_stime(struct tdps_buf *b, const struct tdps_arg *a)
 
 	if (!localtime_r(&when, &then) || !localtime_r(&now, &today))
 		tdps_addc(b, '-');
-	else if (then.tm_year != today.tm_year)
-		PUT_TIME(b, when, "%Y");
-	else if (then.tm_yday != today.tm_yday)
-		PUT_TIME(b, when, "%b%d");
 	else
-		PUT_TIME(b, when, "%H:%M");
+		put_time(b, when, then.tm_year != today.tm_year ? "%Y" :
+				  then.tm_yday != today.tm_yday ? "%b%d" : "%H:%M");
 }
 
-static uint64_t pcpu_tenths(const struct tdps_arg *a);
+static uint64_t pcpu_tenths(const struct tdps_arg *a)
+{
+	uint64_t cs = elapsed_cs(a->t, a->cx), used_cs = cpu_ticks(a->t, a->cx) * 100 / a->cx->hz;
+
+	return cs ? used_cs * 1000 / cs : 0;
+}
 
 /* Tenths of a percent, as "12.3", or "123" from 100 on. */
 static void put_tenths(struct tdps_buf *b, uint64_t tenths)
@@ -561,13 +555,6 @@ static void put_tenths(struct tdps_buf *b, uint64_t tenths)
 static void f_pcpu(struct tdps_buf *b, const struct tdps_arg *a)
 {
 	put_tenths(b, pcpu_tenths(a));
-}
-
-static uint64_t pcpu_tenths(const struct tdps_arg *a)
-{
-	uint64_t cs = elapsed_cs(a->t, a->cx), used_cs = cpu_ticks(a->t, a->cx) * 100 / a->cx->hz;
-
-	return cs ? used_cs * 1000 / cs : 0;
 }
 
 /* c: %cpu in whole percent, padded by ps itself */
@@ -746,7 +733,7 @@ static const struct tdps_spec specs[] = {
 	NUM("etimes", "ELAPSED", 7, G_BASE, f_etimes, 0),
 	NUM("lstart", "STARTED", 24, G_BASE, f_lstart, 0),
 	NUM("start", "STARTED", 8, G_BASE, f_start, 0),
-	NUM("bsdstart", "START", 6, G_BASE, f_bsdstart, 0),
+	NUM("bsdstart", "START", 6, G_BASE, f_start, 1),
 	NUM("stime", "STIME", 5, G_BASE, f_stime, 0),
 	NUM("start_time", "START", 5, G_BASE, f_stime, 0),
 	CMD("comm", "COMMAND", 15, G_BASE, f_comm),
