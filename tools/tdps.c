@@ -526,11 +526,26 @@ static size_t fit_text(const char *s, size_t n, size_t limit, enum tdps_fit fit,
 	return tdps_text_cut(s, n, limit, utf8);
 }
 
+/*
+ * The padding of a value @w columns wide in a column @width wide: what the
+ * columns before wrote beyond their widths is given back from it.
+ */
+static size_t padding(struct layout *l, size_t width, size_t w)
+{
+	size_t pad = width > w ? width - w : 0, take;
+
+	if (w > width)
+		l->debt += w - width;
+	take = pad < l->debt ? pad : l->debt;
+	l->debt -= take;
+	return pad - take;
+}
+
 static void put_cell(struct layout *l, size_t i, const char *s, bool header)
 {
 	const struct column *c = &l->cols[i];
 	bool last = i + 1 == l->ncols, plus = false;
-	size_t n = strlen(s), w, pad, take, limit = c->width;
+	size_t n = strlen(s), w, pad, limit = c->width;
 
 	if (i) {
 		tdps_addc(&l->line, ' ');
@@ -542,21 +557,17 @@ static void put_cell(struct layout *l, size_t i, const char *s, bool header)
 		n = fit_text(s, n, limit, c->sp->fit, l->utf8, &plus);
 	}
 	w = tdps_text_width(s, n, l->utf8) + plus;
-	pad = c->width > w ? c->width - w : 0;
-	if (w > c->width)
-		l->debt += w - c->width;
-	take = pad < l->debt ? pad : l->debt;
-	pad -= take;
-	l->debt -= take;
+	pad = padding(l, c->width, w);
+	/* a left-aligned last column is not padded */
+	if (!c->sp->right && last)
+		pad = 0;
 	if (c->sp->right)
 		put_spaces(l, pad);
 	tdps_add(&l->line, s, n);
 	if (plus)
 		tdps_addc(&l->line, '+');
-	if (!c->sp->right && !last)
+	if (!c->sp->right)
 		put_spaces(l, pad);
-	else if (!c->sp->right)
-		pad = 0;
 	l->pos += w + pad;
 }
 
@@ -667,11 +678,9 @@ static int one_task(const struct taskdiag_task *t, void *arg)
 		return 0;
 	line_begin(l);
 	for (i = 0; i < l->ncols; i++) {
-		r->cell.len = 0;
-		tdps_addc(&r->cell, '\0');
-		r->cell.len = 0;
 		struct tdps_arg a = { .t = t, .cx = &r->cx, .item = l->cols[i].sp->item };
 
+		tdps_clear(&r->cell);
 		l->cols[i].sp->fmt(&r->cell, &a);
 		put_cell(l, i, r->cell.p, false);
 	}

@@ -20,6 +20,7 @@ struct tdps_buf {
 	size_t len, cap;
 };
 
+void tdps_clear(struct tdps_buf *b);
 void tdps_add(struct tdps_buf *b, const void *s, size_t n);
 void tdps_addc(struct tdps_buf *b, char c);
 void tdps_addf(struct tdps_buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

@@ -50,6 +50,13 @@ static void tdps_reserve(struct tdps_buf *b, size_t more)
 	b->cap = need;
 }
 
+void tdps_clear(struct tdps_buf *b)
+{
+	tdps_reserve(b, 0);
+	b->len = 0;
+	b->p[0] = '\0';
+}
+
 void tdps_add(struct tdps_buf *b, const void *s, size_t n)
 {
 	tdps_reserve(b, n);
