@@ -13,7 +13,8 @@ skipped the check it is about:
   unprivileged user gains nothing either;
 - non-dumpable: a task of uid 65534 that made itself non-dumpable has its
   guarded fields hidden from uid 65534 (procfs refuses /proc/PID/io and
-  shows start_code 1), and shown to root;
+  shows start_code 1), and shown to root; reading itself, it gets its
+  guarded stat fields (as /proc/self/stat) but not io (as /proc/self/io);
 - capabilities: a root process without capabilities does not see a full
   root process's io (the capability module's rule), as procfs refuses it;
 - ptrace_cap_only=1: uid 65534 loses even its own tasks' guarded fields,
@@ -170,6 +171,23 @@ def main():
         g = guarded(dump(c, nondumpable.pid))
         c.close()
         check("non-dumpable task shown to root", g == {"io": True, "stat": True}, str(g))
+
+        # A non-dumpable process reading itself, through a socket it opened:
+        # ptrace lets a thread group read itself, so /proc/self/stat shows its
+        # guarded fields; /proc/self/io is root's file (mode 0400) and stays shut.
+        def nondumpable_self():
+            drop_to(NOBODY)
+            ctypes.CDLL(None).prctl(4, 0, 0, 0, 0)
+            c = tdnl.Client()
+            g = guarded(dump(c, os.getpid()))
+            c.close()
+            st = open("/proc/self/stat").read()
+            start_code = int(st[st.rindex(")") + 2:].split()[23])
+            return g, procfs_allows_io(os.getpid()), start_code
+        g, proc_io, start_code = in_child(nondumpable_self)
+        check("non-dumpable process reading itself: guarded stat as /proc/self/stat, no io",
+              g == {"io": proc_io, "stat": start_code != 1} and g["stat"] and not proc_io,
+              "%s, procfs io %s, procfs start_code %d" % (g, proc_io, start_code))
 
         # Capability rule: root without capabilities vs pid 1 (full capabilities).
         def nocap_case():
