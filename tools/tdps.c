@@ -617,7 +617,8 @@ struct run {
 	bool leaders;		/* -L: the pass over processes, not threads */
 	uid_t my_euid;
 	uint64_t my_tty;
-	struct row *rows;
+	size_t listed;
+	struct row *rows;	/* -L: the lines, to be sorted */
 	size_t nrows, cap;
 };
 
@@ -685,7 +686,12 @@ static int one_task(const struct taskdiag_task *t, void *arg)
 		put_cell(l, i, r->cell.p, false);
 	}
 	line_end(l);
-	add_row(r, t, l->line.p);
+	r->listed++;
+	/* processes come in pid order: print at once; threads are sorted */
+	if (r->o->threads)
+		add_row(r, t, l->line.p);
+	else
+		fwrite(l->line.p, 1, l->line.len, stdout);
 	return 0;
 }
 
@@ -765,6 +771,7 @@ static int run_dump(struct run *r, struct taskdiag *td)
 		if (ret)
 			return report(ret, td, "reading the own terminal");
 	}
+	put_header(&r->lay);
 	if (o->threads) {
 		struct taskdiag_request procs = req;
 
@@ -778,12 +785,11 @@ static int run_dump(struct run *r, struct taskdiag *td)
 	ret = taskdiag_dump(td, &req, one_task, r);
 	if (ret)
 		return report(ret, td, "reading the tasks");
-	if (o->threads)
+	if (r->nrows)
 		qsort(r->rows, r->nrows, sizeof(*r->rows), row_cmp);
-	put_header(&r->lay);
 	for (i = 0; i < r->nrows; i++)
 		fputs(r->rows[i].text, stdout);
-	return r->nrows ? TDPS_EXIT_OK : TDPS_EXIT_NONE;
+	return r->listed ? TDPS_EXIT_OK : TDPS_EXIT_NONE;
 }
 
 static void free_opts(struct opts *o)
