@@ -417,9 +417,12 @@ static void f_nice(struct tdps_buf *b, const struct tdps_arg *a)
 		tdps_addc(b, '-');
 }
 
+/* pri (item 0): 39 minus the kernel's priority; opri, intpri (1): 60 plus it */
 static void f_pri(struct tdps_buf *b, const struct tdps_arg *a)
 {
-	tdps_addf(b, "%" PRId64, 39 - num(a->t, TASKDIAG_ITEM_STAT_PRIORITY));
+	int64_t prio = num(a->t, TASKDIAG_ITEM_STAT_PRIORITY);
+
+	tdps_addf(b, "%" PRId64, a->item ? 60 + prio : 39 - prio);
 }
 
 static void f_rtprio(struct tdps_buf *b, const struct tdps_arg *a)
@@ -685,6 +688,15 @@ static const struct tdps_spec specs[] = {
 	NAME("ruser", "RUSER", G_CRED, f_user, TASKDIAG_ITEM_CRED_UID),
 	NAME("suser", "SUSER", G_CRED, f_user, TASKDIAG_ITEM_CRED_SUID),
 	NAME("fuser", "FUSER", G_CRED, f_user, TASKDIAG_ITEM_CRED_FSUID),
+	NUM("svuid", "SVUID", 5, G_CRED, f_num, TASKDIAG_ITEM_CRED_SUID),
+	NUM("fsuid", "FSUID", 5, G_CRED, f_num, TASKDIAG_ITEM_CRED_FSUID),
+	NUM("svgid", "SVGID", 5, G_CRED, f_num, TASKDIAG_ITEM_CRED_SGID),
+	NUM("fsgid", "FSGID", 5, G_CRED, f_num, TASKDIAG_ITEM_CRED_FSGID),
+	NAME("uid_hack", "UID", G_CRED, f_user, TASKDIAG_ITEM_CRED_EUID),
+	NAME("svuser", "SVUSER", G_CRED, f_user, TASKDIAG_ITEM_CRED_SUID),
+	NAME("fsuser", "FSUSER", G_CRED, f_user, TASKDIAG_ITEM_CRED_FSUID),
+	NAME("svgroup", "SVGROUP", G_CRED, f_group, TASKDIAG_ITEM_CRED_SGID),
+	NAME("fsgroup", "FSGROUP", G_CRED, f_group, TASKDIAG_ITEM_CRED_FSGID),
 	NAME("group", "GROUP", G_CRED, f_group, TASKDIAG_ITEM_CRED_EGID),
 	NAME("egroup", "EGROUP", G_CRED, f_group, TASKDIAG_ITEM_CRED_EGID),
 	NAME("rgroup", "RGROUP", G_CRED, f_group, TASKDIAG_ITEM_CRED_GID),
@@ -696,11 +708,16 @@ static const struct tdps_spec specs[] = {
 	NUM("ni", "NI", 3, G_STAT, f_nice, 0),
 	NUM("nice", "NI", 3, G_STAT, f_nice, 0),
 	NUM("pri", "PRI", 3, G_STAT, f_pri, 0),
+	NUM("priority", "PRI", 3, G_STAT, f_num, TASKDIAG_ITEM_STAT_PRIORITY),
+	NUM("opri", "PRI", 3, G_STAT, f_pri, 1),
+	NUM("intpri", "PRI", 3, G_STAT, f_pri, 1),
+	NUM("sched", "SCH", 3, G_STAT, f_num, TASKDIAG_ITEM_STAT_POLICY),
 	NUM("rtprio", "RTPRIO", 6, G_STAT, f_rtprio, 0),
 	NUM("cls", "CLS", 3, G_STAT, f_class, 0),
 	TXT("class", "CLS", 3, G_STAT, f_class, 0),
 	TXT("policy", "POL", 3, G_STAT, f_class, 0),
 	NUM("psr", "PSR", 3, G_STAT, f_num, TASKDIAG_ITEM_STAT_PROCESSOR),
+	NUM("cpuid", "CPUID", 5, G_STAT, f_num, TASKDIAG_ITEM_STAT_PROCESSOR),
 	NUM("nlwp", "NLWP", 4, G_BASE, f_num, TASKDIAG_ITEM_BASE_NUM_THREADS),
 	NUM("thcount", "THCNT", 5, G_BASE, f_num, TASKDIAG_ITEM_BASE_NUM_THREADS),
 	NUM("vsz", "VSZ", 6, G_STAT, f_kib, TASKDIAG_ITEM_STAT_VSIZE),
