@@ -494,6 +494,12 @@ static struct genl_family td_family __ro_after_init = {
 	.name = TASK_DIAG_FAMILY_NAME,
 	.version = TASK_DIAG_FAMILY_VERSION,
 	.netnsok = true,
+	/*
+	 * No state is shared between requests (a dump's cursor lives in its
+	 * netlink_callback, serialised per socket by netlink), so requests
+	 * need not wait for each other on genl_mutex.
+	 */
+	.parallel_ops = true,
 	.module = THIS_MODULE,
 	.ops = td_ops,
 	.n_ops = ARRAY_SIZE(td_ops),
