@@ -305,14 +305,16 @@ static const struct option long_opts[] = {
 	{ NULL, 0, NULL, 0 },
 };
 
+static void missing_arg(int c) __attribute__((noreturn));
 static void missing_arg(int c)
 {
 	switch (c) {
 	case 'p':
 		usage_error("list of process IDs must follow -p");
 	case 'u':
+		usage_error("list of users must follow -u");
 	case 'U':
-		usage_error("list of users must follow -%c", c);
+		usage_error("list of real users must follow -U");
 	case 'o':
 		usage_error("format specification must follow -o");
 	default:
@@ -372,13 +374,15 @@ static void parse_args(int argc, char **argv, struct opts *o)
 			o->all = true;
 			break;
 		case 'p':
+			if (!*optarg)
+				missing_arg(c);
 			split_list(optarg, one_pid, &o->pids);
 			break;
 		case 'u':
-			split_list(optarg, one_user, &o->euids);
-			break;
 		case 'U':
-			split_list(optarg, one_user, &o->ruids);
+			if (!*optarg)
+				missing_arg(c);
+			split_list(optarg, one_user, c == 'u' ? &o->euids : &o->ruids);
 			break;
 		case 'L':
 			o->threads = true;
