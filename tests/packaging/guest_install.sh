@@ -66,7 +66,7 @@ if [ -x "$root/usr/bin/task_diag_all" ]; then
 	inroot task_diag_all --backend netlink -s all -q || fail "task_diag_all -s all -q"
 	inroot task_diag_all --version
 else
-	echo "task_diag_all: not packaged, skipped"
+	fail "task_diag_all is not in task-diag-tools"
 fi
 if [ -x "$root/usr/bin/tdps" ]; then
 	before=$(proc_pids)
@@ -75,7 +75,7 @@ if [ -x "$root/usr/bin/tdps" ]; then
 	check_listing tdps "$tmp/tdps" "$before"
 	inroot tdps -e --backend netlink | head -n 5
 else
-	echo "tdps: not packaged, skipped"
+	fail "tdps is not in task-diag-tools"
 fi
 # The documented example, built on the host against libtaskdiag-dev.
 if [ -x "$root/tmp/td-example" ]; then

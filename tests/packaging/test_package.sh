@@ -122,14 +122,11 @@ if d=$(deb libtaskdiag-dev "$arch"); then
 	depends "$d" "libtaskdiag0 \\(= $version\\)" libnl-3-dev libnl-genl-3-dev
 fi
 
-# task-diag-tools: the programs whose sources exist, with their man pages.
+# task-diag-tools: the programs and their man pages.
 if d=$(deb task-diag-tools "$arch"); then
 	for t in task_diag_all tdps; do
-		[ -f "$TD_SRC/tools/$t.c" ] || continue
 		has "$d" "/usr/bin/$t"
-		if [ -f "$TD_SRC/docs/man/$t.1" ]; then
-			has "$d" "/usr/share/man/man1/$t.1.gz"
-		fi
+		has "$d" "/usr/share/man/man1/$t.1.gz"
 	done
 	check_shlibdeps "$d"
 	echo "task-diag-tools Depends: $(dpkg-deb -f "$d" Depends)"
