@@ -175,9 +175,7 @@ _Static_assert(TASKDIAG_ITEM__COUNT < UINT8_MAX, "td_attr_dec holds item + 1 in 
 /* How an attribute's payload becomes a value of the record. */
 enum td_dec_kind {
 	TD_DEC_SKIP,	/* PAD, or an attribute newer than this library */
-	TD_DEC_U32,	/* fixed size 4, unsigned */
-	TD_DEC_U64,	/* fixed size 8, unsigned */
-	TD_DEC_UNSIGNED, /* fixed size 1 or 2, unsigned */
+	TD_DEC_UNSIGNED, /* fixed size 1, 2, 4 or 8, unsigned */
 	TD_DEC_SIGNED,	/* fixed size 1, 2, 4 or 8, signed */
 	TD_DEC_STRING,	/* NUL-terminated */
 	TD_DEC_U32_ARRAY, /* a multiple of 4 bytes */
@@ -215,10 +213,7 @@ static enum td_dec_kind td_dec_kind_of(const struct taskdiag_item_info *r)
 
 	switch (r->type) {
 	case TASKDIAG_TYPE_U64:
-		if (!fixed)
-			return TD_DEC_BROKEN;
-		return r->attr_size == 4 ? TD_DEC_U32 :
-		       r->attr_size == 8 ? TD_DEC_U64 : TD_DEC_UNSIGNED;
+		return fixed ? TD_DEC_UNSIGNED : TD_DEC_BROKEN;
 	case TASKDIAG_TYPE_S64:
 		return fixed ? TD_DEC_SIGNED : TD_DEC_BROKEN;
 	case TASKDIAG_TYPE_STRING:
@@ -257,12 +252,23 @@ static void td_attr_table_init(void)
 /* Fixed-size values: attributes are 4-byte aligned only, hence memcpy. */
 static uint64_t td_get_unsigned(const void *p, unsigned int size)
 {
+	uint32_t u32;
 	uint16_t u16;
+	uint64_t u64;
 
-	if (size == 1)
+	switch (size) {
+	case 1:
 		return *(const uint8_t *)p;
-	memcpy(&u16, p, 2);
-	return u16;
+	case 2:
+		memcpy(&u16, p, 2);
+		return u16;
+	case 4:
+		memcpy(&u32, p, 4);
+		return u32;
+	default:
+		memcpy(&u64, p, 8);
+		return u64;
+	}
 }
 
 static int64_t td_get_signed(const void *p, unsigned int size)
@@ -295,22 +301,8 @@ static int td_nl_put_item(struct taskdiag_task *t, const struct td_attr_dec *d,
 {
 	uint32_t len = nla_len - NLA_HDRLEN;
 	int item = d->item1 - 1;
-	uint32_t u32;
-	uint64_t u64;
 
 	switch (d->kind) {
-	case TD_DEC_U32:
-		if (nla_len != d->len)
-			return -EBADMSG;
-		memcpy(&u32, p, 4);
-		td_task_set_u64(t, item, u32);
-		return 0;
-	case TD_DEC_U64:
-		if (nla_len != d->len)
-			return -EBADMSG;
-		memcpy(&u64, p, 8);
-		td_task_set_u64(t, item, u64);
-		return 0;
 	case TD_DEC_UNSIGNED:
 		if (nla_len != d->len)
 			return -EBADMSG;
@@ -346,8 +338,7 @@ static int td_nl_put_item(struct taskdiag_task *t, const struct td_attr_dec *d,
  * the top level when @top, where the group nests are descended into (one
  * level: group sets hold no nests). Every attribute must lie wholly within
  * @len, and the stream must end exactly at @len, padding included (the
- * last attribute may lack its padding). The fixed-size numbers that make
- * up most of a message are decoded inline.
+ * last attribute may lack its padding).
  */
 static int td_nl_walk(const unsigned char *p, size_t len, const struct td_attr_dec *dec,
 		      bool top, struct taskdiag_task *t)
@@ -359,11 +350,8 @@ static int td_nl_walk(const unsigned char *p, size_t len, const struct td_attr_d
 	end = p + len;
 	while (p < end) {
 		size_t left = (size_t)(end - p);
-		const struct td_attr_dec *d;
 		struct nlattr nla;
 		unsigned int type;
-		uint64_t u64;
-		uint32_t u32;
 		int err;
 
 		if (left < NLA_HDRLEN)
@@ -372,21 +360,14 @@ static int td_nl_walk(const unsigned char *p, size_t len, const struct td_attr_d
 		if (nla.nla_len < NLA_HDRLEN || nla.nla_len > left)
 			return -EBADMSG;
 		type = nla.nla_type & NLA_TYPE_MASK;
-		d = type <= TD_NL_MAX_ATTR ? &dec[type] : NULL;
 
-		if (d && d->kind == TD_DEC_U64 && nla.nla_len == d->len) {
-			memcpy(&u64, p + NLA_HDRLEN, 8);
-			td_task_set_u64(t, d->item1 - 1, u64);
-		} else if (d && d->kind == TD_DEC_U32 && nla.nla_len == d->len) {
-			memcpy(&u32, p + NLA_HDRLEN, 4);
-			td_task_set_u64(t, d->item1 - 1, u32);
-		} else if (top && type <= TASK_DIAG_A_TASK_MAX && td_nest_group[type]) {
+		if (top && type <= TASK_DIAG_A_TASK_MAX && td_nest_group[type]) {
 			err = td_nl_walk(p + NLA_HDRLEN, nla.nla_len - NLA_HDRLEN,
 					 td_attr_dec[td_group_index(td_nest_group[type])], false, t);
 			if (err)
 				return err;
-		} else if (d) {
-			err = td_nl_put_item(t, d, p + NLA_HDRLEN, nla.nla_len);
+		} else if (type <= TD_NL_MAX_ATTR) {
+			err = td_nl_put_item(t, &dec[type], p + NLA_HDRLEN, nla.nla_len);
 			if (err)
 				return err;
 		}
