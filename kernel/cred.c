@@ -48,7 +48,7 @@ static int td_put_groups(struct sk_buff *skb, const struct group_info *gi,
  */
 static int td_cred_fill(struct sk_buff *skb, struct td_task_ctx *ctx)
 {
-	struct user_namespace *uns = ctx->subj->sender->user_ns;
+	struct user_namespace *uns = ctx->subj->user_ns;
 	const struct cred *c;
 	int err = -EMSGSIZE;
 

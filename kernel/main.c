@@ -35,17 +35,24 @@ static struct netlink_range_validation td_pid_range = {
 	.max = PID_MAX_LIMIT,
 };
 
-/* Requests: only SCOPE, PID and SHOW; the reply-only attributes are rejected. */
+static struct netlink_range_validation td_fd_range = {
+	.min = 0,
+	.max = INT_MAX,
+};
+
+/* Requests: SCOPE, PID, SHOW and PROCFS_FD; the reply-only attributes are rejected. */
 static const struct nla_policy td_req_policy[TASK_DIAG_A_TASK_MAX + 1] = {
 	[TASK_DIAG_A_TASK_SCOPE] = NLA_POLICY_RANGE(NLA_U32, TASK_DIAG_SCOPE_ALL_PROCESSES,
 						   TASK_DIAG_SCOPE_MAX),
 	[TASK_DIAG_A_TASK_PID] = NLA_POLICY_FULL_RANGE(NLA_U32, &td_pid_range),
 	[TASK_DIAG_A_TASK_SHOW] = NLA_POLICY_MASK(NLA_U32, TASK_DIAG_SHOW_ALL),
+	[TASK_DIAG_A_TASK_PROCFS_FD] = NLA_POLICY_FULL_RANGE(NLA_U32, &td_fd_range),
 };
 
 /**
  * struct td_dump - the dump cursor, cast over netlink_callback::ctx
- * @subj: the requester, fixed by td_dump_start()
+ * @subj: the requester, fixed by td_dump_start(); NULL if it refused the
+ *        request
  * @target: the process named by PID (scopes task, threads, children)
  * @err_msg: extack text of a request td_dump_start() refused
  * @scope: enum task_diag_scope
@@ -99,40 +106,52 @@ static void td_subject_free(struct td_subject *s)
 {
 	if (!s)
 		return;
-	put_cred(s->sender);
-	if (s->opener)
-		put_cred(s->opener);
-	put_pid(s->sender_tgid);
+	put_cred(s->sender.cred);
+	if (s->has_opener)
+		put_cred(s->opener.cred);
+	put_pid(s->sender.tgid);
 	kfree(s);
 }
 
 /*
  * Fix the subject while still in the sender's context: its credentials,
- * the credentials the socket was opened with, and its pid namespace.
+ * the credentials the socket was opened with, its pid namespace and the
+ * options of the procfs instance it sees at /proc.
  */
-static struct td_subject *td_subject_new(struct sk_buff *skb)
+static struct td_subject *td_subject_new(struct sk_buff *skb, struct nlattr **attrs,
+					 struct netlink_ext_ack *extack, int *err)
 {
 	struct sock *sk = NETLINK_CB(skb).sk;
+	const struct cred *opener = NULL;
 	struct td_subject *s;
 
 	s = kzalloc(sizeof(*s), GFP_KERNEL);
-	if (!s)
+	if (!s) {
+		*err = -ENOMEM;
 		return NULL;
-	s->sender = get_current_cred();
+	}
+	*err = td_subject_procfs(s, attrs[TASK_DIAG_A_TASK_PROCFS_FD], extack);
+	if (*err) {
+		kfree(s);
+		return NULL;
+	}
+	if (sk && sk->sk_socket && sk->sk_socket->file)
+		opener = sk->sk_socket->file->f_cred;
+	td_who_init(&s->sender, get_current_cred(), get_pid(task_tgid(current)), s);
 	/*
 	 * The opener's checks are the sender's when the credentials are the
 	 * same object (a process that did not change them since it opened
 	 * the socket, the usual case): skip them then.
 	 */
-	if (sk && sk->sk_socket && sk->sk_socket->file &&
-	    sk->sk_socket->file->f_cred != s->sender)
-		s->opener = get_cred(sk->sk_socket->file->f_cred);
-	s->sender_tgid = get_pid(task_tgid(current));
+	if (opener && opener != s->sender.cred) {
+		td_who_init(&s->opener, get_cred(opener), NULL, s);
+		s->has_opener = true;
+	}
+	s->user_ns = opener ? opener->user_ns : s->sender.cred->user_ns;
 	/* A struct pid holds a reference on the namespace it lives in. */
 	s->ns = task_active_pid_ns(current);
 	/* A dump may be continued by a reader in another time namespace. */
 	s->boottime_offset = timens_add_boottime_ns(0);
-	td_subject_caps(s);
 	return s;
 }
 
@@ -152,23 +171,48 @@ struct mm_struct *td_task_mm(struct td_task_ctx *ctx)
 	return ctx->mm;
 }
 
+/* The groups whose guarded values must belong to the program checked. */
+#define TD_SHOW_EXEC_LOCKED (TASK_DIAG_SHOW_STAT | TASK_DIAG_SHOW_IO)
+
 /*
- * Write one task's message. Return 0, -EMSGSIZE if the skb is full (nothing
- * of the task is left in it), -ESRCH if the task is gone from the namespace
- * or being released, -EINTR if the caller was killed while waiting for an
- * exec of the task to finish, or -ENOMEM.
+ * May a task that the requester's /proc lists but does not open
+ * (hidepid=noaccess) be written, with its pid and tgid only? Only where
+ * a listing of /proc would show it: a thread-group leader, in a scope
+ * whose membership says nothing more (a listing does not tell whose child
+ * or thread a task is).
  */
-static int td_fill_task(struct sk_buff *skb, const struct td_subject *subj,
-			struct task_struct *task, u32 show, bool whole,
+static bool td_listed_ok(struct task_struct *task, u32 scope)
+{
+	switch (scope) {
+	case TASK_DIAG_SCOPE_ALL_PROCESSES:
+	case TASK_DIAG_SCOPE_ALL_THREADS:
+	case TASK_DIAG_SCOPE_TASK:
+		return thread_group_leader(task);
+	default:
+		return false;
+	}
+}
+
+/*
+ * Write one task's message for the parties of @view. Return 0, -EMSGSIZE
+ * if the skb is full (nothing of the task is left in it), -ESRCH if the
+ * task is gone from the namespace, being released, or hidden from the
+ * requester by its /proc, -EINTR if the caller was killed while waiting
+ * for an exec of the task to finish, or -ENOMEM.
+ */
+static int td_fill_task(struct sk_buff *skb, const struct td_view *view,
+			struct task_struct *task, u32 show, u32 scope,
 			u32 portid, u32 seq, int flags)
 {
+	const struct td_subject *subj = view->subj;
 	struct td_task_ctx ctx = {
 		.subj = subj,
+		.view = view,
 		.task = task,
-		.whole = whole,
-		.perm = -1,
+		.whole = td_scope_whole(scope),
 	};
-	bool exec_locked = show & (TASK_DIAG_SHOW_STAT | TASK_DIAG_SHOW_IO);
+	bool exec_locked = show & TD_SHOW_EXEC_LOCKED;
+	u32 done = 0;
 	struct nlattr *nest;
 	pid_t nr, tgid;
 	void *hdr;
@@ -182,10 +226,24 @@ static int td_fill_task(struct sk_buff *skb, const struct td_subject *subj,
 	/*
 	 * As procfs: the permission check and the guarded values must belong
 	 * to the same program, so keep exec from switching credentials and mm
-	 * in between.
+	 * in between. Held for the groups that need it only: cmdline reads the
+	 * task's memory, as procfs does, without it.
 	 */
 	if (exec_locked && down_read_killable(&task->signal->exec_update_lock))
 		return -EINTR;
+
+	err = -ESRCH;
+	switch (td_visibility(&ctx)) {
+	case TD_VIS_FULL:
+		break;
+	case TD_VIS_LISTED:
+		if (!td_listed_ok(task, scope))
+			goto out_unlock;
+		show = 0;
+		break;
+	case TD_VIS_HIDDEN:
+		goto out_unlock;
+	}
 
 	hdr = genlmsg_put(skb, portid, seq, &td_family, flags, TASK_DIAG_CMD_GET);
 	if (!hdr) {
@@ -203,6 +261,11 @@ static int td_fill_task(struct sk_buff *skb, const struct td_subject *subj,
 
 		if (!(show & g->show))
 			continue;
+		if (exec_locked && !(show & TD_SHOW_EXEC_LOCKED & ~done)) {
+			up_read(&task->signal->exec_update_lock);
+			exec_locked = false;
+		}
+		done |= g->show;
 		if (g->flat) {
 			err = g->fill(skb, &ctx);
 			if (err && err != -ENOENT)
@@ -303,6 +366,28 @@ static struct task_struct *td_next_task(struct td_dump *d)
 	return task;
 }
 
+/*
+ * What the sender's /proc shows of the task @pid names. Called in the
+ * sender's context, so the sender is the reader.
+ */
+static enum td_vis td_target_visibility(const struct td_subject *subj, struct pid *pid)
+{
+	struct td_task_ctx ctx = { .subj = subj };
+	struct td_view view;
+	enum td_vis vis;
+
+	ctx.task = get_pid_task(pid, PIDTYPE_PID);
+	if (!ctx.task)
+		return TD_VIS_HIDDEN;
+	td_view_init(&view, subj);
+	ctx.view = &view;
+	vis = td_visibility(&ctx);
+	if (vis == TD_VIS_LISTED && !thread_group_leader(ctx.task))
+		vis = TD_VIS_HIDDEN;
+	put_task_struct(ctx.task);
+	return vis;
+}
+
 static int td_parse_req(struct nlattr **attrs, bool dump, u32 *scope, u32 *show,
 			struct pid **target, const struct td_subject *subj,
 			struct netlink_ext_ack *extack)
@@ -348,9 +433,26 @@ static int td_parse_req(struct nlattr **attrs, bool dump, u32 *scope, u32 *show,
 	leader = pid && pid_task(pid, PIDTYPE_TGID);
 	*target = get_pid(pid);
 	rcu_read_unlock();
-	if (!alive) {
-		NL_SET_ERR_MSG_ATTR(extack, attrs[TASK_DIAG_A_TASK_PID], "no such pid");
-		goto err_put_target;
+	if (!alive)
+		goto err_no_pid;
+	/*
+	 * A pid the sender's /proc hides does not exist for it; one that /proc
+	 * lists but does not open (hidepid=noaccess) has no threads or
+	 * children to show.
+	 */
+	switch (td_target_visibility(subj, *target)) {
+	case TD_VIS_FULL:
+		break;
+	case TD_VIS_LISTED:
+		if (*scope == TASK_DIAG_SCOPE_TASK)
+			break;
+		NL_SET_ERR_MSG_ATTR(extack, attrs[TASK_DIAG_A_TASK_PID],
+				    "the hidepid= of /proc forbids access to this pid");
+		put_pid(*target);
+		*target = NULL;
+		return -EACCES;
+	case TD_VIS_HIDDEN:
+		goto err_no_pid;
 	}
 	if (*scope != TASK_DIAG_SCOPE_TASK && !leader) {
 		NL_SET_ERR_MSG_ATTR(extack, attrs[TASK_DIAG_A_TASK_PID],
@@ -359,6 +461,8 @@ static int td_parse_req(struct nlattr **attrs, bool dump, u32 *scope, u32 *show,
 	}
 	return 0;
 
+err_no_pid:
+	NL_SET_ERR_MSG_ATTR(extack, attrs[TASK_DIAG_A_TASK_PID], "no such pid");
 err_put_target:
 	put_pid(*target);
 	*target = NULL;
@@ -372,11 +476,12 @@ static int td_dump_start(struct netlink_callback *cb)
 	struct netlink_ext_ack ext = {};
 
 	memset(d, 0, sizeof(*d));
-	d->subj = td_subject_new(cb->skb);
-	if (!d->subj)
+	d->subj = td_subject_new(cb->skb, info->attrs, &ext, &d->err);
+	if (d->subj)
+		d->err = td_parse_req(info->attrs, true, &d->scope, &d->show, &d->target,
+				      d->subj, &ext);
+	else if (d->err == -ENOMEM)
 		return -ENOMEM;
-	d->err = td_parse_req(info->attrs, true, &d->scope, &d->show, &d->target,
-			      d->subj, &ext);
 	d->err_msg = ext._msg;
 	if (d->show & TD_SHOW_VARIABLE)
 		cb->min_dump_alloc = TD_DUMP_MIN_ALLOC;
@@ -395,9 +500,9 @@ static int td_dump_done(struct netlink_callback *cb)
 static int td_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
 {
 	struct td_dump *d = td_dump_ctx(cb);
-	bool whole = td_scope_whole(d->scope);
 	struct task_struct *task;
 	u32 first = d->next_nr;
+	struct td_view view;
 	int err;
 
 	if (d->err) {
@@ -406,8 +511,10 @@ static int td_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
 		return d->err;
 	}
 
+	/* Whoever reads the socket now receives what this call writes. */
+	td_view_init(&view, d->subj);
 	while ((task = td_next_task(d))) {
-		err = td_fill_task(skb, d->subj, task, d->show, whole,
+		err = td_fill_task(skb, &view, task, d->show, d->scope,
 				   NETLINK_CB(cb->skb).portid, cb->nlh->nlmsg_seq,
 				   NLM_F_MULTI);
 		put_task_struct(task);
@@ -423,7 +530,7 @@ static int td_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
 			}
 			break;
 		}
-		/* Written, or gone since we found it: either way, move on. */
+		/* Written, gone since we found it, or hidden: move on. */
 		d->next_nr++;
 		cond_resched();
 	}
@@ -434,14 +541,15 @@ static int td_doit(struct sk_buff *skb, struct genl_info *info)
 {
 	struct td_subject *subj;
 	struct task_struct *task;
+	struct td_view view;
 	struct sk_buff *msg;
 	struct pid *target;
 	u32 scope, show;
 	int err;
 
-	subj = td_subject_new(skb);
+	subj = td_subject_new(skb, info->attrs, info->extack, &err);
 	if (!subj)
-		return -ENOMEM;
+		return err;
 	err = td_parse_req(info->attrs, false, &scope, &show, &target, subj,
 			   info->extack);
 	if (err)
@@ -459,7 +567,8 @@ static int td_doit(struct sk_buff *skb, struct genl_info *info)
 	msg = genlmsg_new(TD_DO_MSG_SIZE, GFP_KERNEL);
 	if (!msg)
 		goto err_put_task;
-	err = td_fill_task(msg, subj, task, show, true, info->snd_portid,
+	td_view_init(&view, subj);
+	err = td_fill_task(msg, &view, task, show, scope, info->snd_portid,
 			   info->snd_seq, 0);
 	if (err) {
 		nlmsg_free(msg);

@@ -25,46 +25,105 @@ struct td_caps {
 };
 
 /**
+ * struct td_who - one party whose view of /proc bounds the reply
+ * @cred: its credentials
+ * @caps: capabilities of @cred, looked up once (td_who_init())
+ * @tgid: its thread group, for the same-thread-group exemption of ptrace;
+ *        NULL for the socket's opener, whose process is not known
+ * @in_pid_gid: @cred is a member of the procfs instance's gid= group
+ *              (in_group_p(): fsgid or a supplementary group)
+ */
+struct td_who {
+	const struct cred *cred;
+	struct td_caps caps;
+	struct pid *tgid;
+	bool in_pid_gid;
+};
+
+/**
  * struct td_subject - who asks, fixed when the request arrives
- * @sender: credentials of the process that sent the request
- * @opener: credentials of the process that opened the socket, or NULL when
- *          they are @sender itself
- * @sender_tgid: thread group of the sender (for the same-group rule)
+ * @sender: the process that sent the request (references held on its
+ *          credentials and thread group)
+ * @opener: the credentials the socket was opened with (reference held),
+ *          valid when @has_opener
+ * @has_opener: the opener's credentials are not the sender's
+ * @user_ns: uids and gids are mapped into it: the opener's user namespace,
+ *           as sock_diag's sk_user_ns() and procfs's seq_user_ns() do
+ *           (held through @opener's or @sender's credentials)
  * @ns: the sender's pid namespace; pids are reported in it
  * @boottime_offset: the sender's time namespace's boot-time offset, in ns
- * @sender_caps: capabilities of @sender, looked up once (td_subject_caps())
- * @opener_caps: the same for @opener
+ * @hide_pid: the hidepid= of the procfs instance the sender sees at /proc
+ *            (or the one procfs-fd names), an enum proc_hidepid value
+ * @pid_gid: the gid= of that instance
  *
- * Both credentials must pass every permission check (the netlink_ns_capable
- * rule), so a socket handed to a more privileged program gains nothing.
+ * The reader of each part of a dump (td_view) is added to these two: every
+ * party must pass every check, so neither handing a socket to a more
+ * privileged program nor reading it after dropping privileges gains
+ * anything.
  */
 struct td_subject {
-	const struct cred *sender;
-	const struct cred *opener;
-	struct pid *sender_tgid;
+	struct td_who sender;
+	struct td_who opener;
+	bool has_opener;
+	struct user_namespace *user_ns;
 	struct pid_namespace *ns;
 	u64 boottime_offset;
-	struct td_caps sender_caps;
-	struct td_caps opener_caps;
+	int hide_pid;
+	kgid_t pid_gid;
+};
+
+#define TD_MAX_WHO 3
+
+/**
+ * struct td_view - the parties that bound one part of a reply
+ * @subj: the request's sender and opener
+ * @who: the parties that must all pass: sender, opener (if any), reader
+ *       (if it is not the sender)
+ * @n: entries in @who
+ * @reader: the process writing this part (current in the dump callback:
+ *          most of a dump is written in later recvmsg() calls); @reader.cred
+ *          is current's, valid for the call only
+ */
+struct td_view {
+	const struct td_subject *subj;
+	const struct td_who *who[TD_MAX_WHO];
+	int n;
+	struct td_who reader;
 };
 
 /**
  * struct td_task_ctx - one task being written
  * @subj: the requester
+ * @view: the parties whose checks apply to this part of the reply
  * @task: the task, referenced by the caller
  * @mm: the task's mm (referenced) or NULL; valid when @mm_done
  * @whole: report whole-process values (as /proc/PID) rather than per-thread
  * @mm_done: @mm was looked up
- * @perm: -1 not computed yet, else whether the requester passes the
- *        procfs ptrace read check for @task
+ * @known: bit i set: @ok's bit i holds whether @view->who[i] passes the
+ *         procfs ptrace read check for @task
+ * @ok: see @known
  */
 struct td_task_ctx {
 	const struct td_subject *subj;
+	const struct td_view *view;
 	struct task_struct *task;
 	struct mm_struct *mm;
 	bool whole;
 	bool mm_done;
-	int perm;
+	u8 known;
+	u8 ok;
+};
+
+/**
+ * enum td_vis - what the hidepid= of the requester's /proc leaves of a task
+ * @TD_VIS_FULL: everything the other checks allow
+ * @TD_VIS_LISTED: only what a listing of /proc shows (hidepid=noaccess)
+ * @TD_VIS_HIDDEN: nothing (hidepid=invisible or ptraceable)
+ */
+enum td_vis {
+	TD_VIS_FULL,
+	TD_VIS_LISTED,
+	TD_VIS_HIDDEN,
 };
 
 /**
@@ -186,7 +245,12 @@ extern const struct td_group td_cmdline_group;
 
 extern bool td_ptrace_cap_only;
 
-void td_subject_caps(struct td_subject *s);
+void td_who_init(struct td_who *w, const struct cred *cred, struct pid *tgid,
+		 const struct td_subject *s);
+int td_subject_procfs(struct td_subject *s, const struct nlattr *fd_attr,
+		      struct netlink_ext_ack *extack);
+void td_view_init(struct td_view *v, const struct td_subject *s);
+enum td_vis td_visibility(struct td_task_ctx *ctx);
 bool td_may_read(struct td_task_ctx *ctx);
 bool td_may_read_io(struct td_task_ctx *ctx);
 struct mm_struct *td_task_mm(struct td_task_ctx *ctx);

@@ -130,39 +130,48 @@ class Client:
     def recv_msgs(self, seq):
         """Yield the genl payloads of one reply; raise NetlinkError on error."""
         while True:
-            data, _, flags, _ = self.sock.recvmsg(self.rcvbuf)
-            if flags & socket.MSG_TRUNC:
-                raise ValueError("datagram truncated by a %d-byte buffer" % self.rcvbuf)
-            self.datagrams += 1
-            self.max_datagram = max(self.max_datagram, len(data))
-            off = 0
-            while off + 16 <= len(data):
-                ln, mtype, flags, mseq, _ = struct.unpack_from("=IHHII", data, off)
-                if ln < 16 or off + ln > len(data):
-                    raise ValueError("truncated netlink message")
-                msg = data[off:off + ln]
-                off += (ln + 3) & ~3
-                if mseq != seq:
-                    continue
-                if mtype in (NLMSG_DONE, NLMSG_ERROR):
-                    # DONE may carry a dump's error; ERROR is an ack or an error.
-                    err = -struct.unpack_from("=i", msg, 16)[0] if len(msg) >= 20 else 0
-                    if err == 0:
-                        return
-                    tlvs = 20
-                    if mtype == NLMSG_ERROR:
-                        # errno, then the request's header (capped) or all of it.
-                        tlvs = 20 + (16 if flags & NLM_F_CAPPED else
-                                     struct.unpack_from("=I", msg, 20)[0])
-                    text = ""
-                    if flags & NLM_F_ACK_TLVS:
-                        for at, val in parse_attrs(msg[tlvs:]):
-                            if at == NLMSGERR_ATTR_MSG:
-                                text = val.split(b"\0", 1)[0].decode()
-                    raise NetlinkError(err, text)
-                yield msg[16:]
-                if not flags & NLM_F_MULTI:
-                    return
+            msgs, end = self.read_datagram(seq)
+            yield from msgs
+            if end:
+                return
+
+    def read_datagram(self, seq):
+        """Receive one datagram: (the genl payloads in it for seq, whether
+        the reply ended with it). Raises NetlinkError on an error."""
+        data, _, flags, _ = self.sock.recvmsg(self.rcvbuf)
+        if flags & socket.MSG_TRUNC:
+            raise ValueError("datagram truncated by a %d-byte buffer" % self.rcvbuf)
+        self.datagrams += 1
+        self.max_datagram = max(self.max_datagram, len(data))
+        msgs, off = [], 0
+        while off + 16 <= len(data):
+            ln, mtype, flags, mseq, _ = struct.unpack_from("=IHHII", data, off)
+            if ln < 16 or off + ln > len(data):
+                raise ValueError("truncated netlink message")
+            msg = data[off:off + ln]
+            off += (ln + 3) & ~3
+            if mseq != seq:
+                continue
+            if mtype in (NLMSG_DONE, NLMSG_ERROR):
+                # DONE may carry a dump's error; ERROR is an ack or an error.
+                err = -struct.unpack_from("=i", msg, 16)[0] if len(msg) >= 20 else 0
+                if err == 0:
+                    return msgs, True
+                tlvs = 20
+                if mtype == NLMSG_ERROR:
+                    # errno, then the request's header (capped) or all of it.
+                    tlvs = 20 + (16 if flags & NLM_F_CAPPED else
+                                 struct.unpack_from("=I", msg, 20)[0])
+                text = ""
+                if flags & NLM_F_ACK_TLVS:
+                    for at, val in parse_attrs(msg[tlvs:]):
+                        if at == NLMSGERR_ATTR_MSG:
+                            text = val.split(b"\0", 1)[0].decode()
+                raise NetlinkError(err, text)
+            msgs.append(msg[16:])
+            if not flags & NLM_F_MULTI:
+                return msgs, True
+        return msgs, False
 
     def _resolve(self, name):
         seq = self.send(GENL_ID_CTRL, NLM_F_REQUEST, CTRL_CMD_GETFAMILY, 1,
@@ -176,16 +185,20 @@ class Client:
                     ver = struct.unpack("=I", val)[0]
         return fid, ver
 
-    def request(self, scope=None, pid=None, show=None, dump=True, raw_attrs=b""):
+    def send_request(self, scope=None, pid=None, show=None, dump=True, raw_attrs=b"",
+                     procfs_fd=None):
+        """Send a get request; return its sequence number."""
         payload = raw_attrs
-        if scope is not None:
-            payload += nla(abi.enums["TASK_DIAG_A_TASK_SCOPE"], struct.pack("=I", scope))
-        if pid is not None:
-            payload += nla(abi.enums["TASK_DIAG_A_TASK_PID"], struct.pack("=I", pid))
-        if show is not None:
-            payload += nla(abi.enums["TASK_DIAG_A_TASK_SHOW"], struct.pack("=I", show))
+        for name, val in (("SCOPE", scope), ("PID", pid), ("SHOW", show),
+                          ("PROCFS_FD", procfs_fd)):
+            if val is not None:
+                payload += nla(abi.enums["TASK_DIAG_A_TASK_" + name], struct.pack("=I", val))
         flags = NLM_F_REQUEST | NLM_F_ACK | (NLM_F_DUMP if dump else 0)
-        seq = self.send(self.family, flags, abi.enums["TASK_DIAG_CMD_GET"], 1, payload)
+        return self.send(self.family, flags, abi.enums["TASK_DIAG_CMD_GET"], 1, payload)
+
+    def request(self, scope=None, pid=None, show=None, dump=True, raw_attrs=b"",
+                procfs_fd=None):
+        seq = self.send_request(scope, pid, show, dump, raw_attrs, procfs_fd)
         tasks = []
         for msg in self.recv_msgs(seq):
             t = decode("TASK", msg[4:])

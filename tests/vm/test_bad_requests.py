@@ -55,13 +55,14 @@ NO_SUCH_PID = 4000000
 A_SCOPE = tdnl.abi.enums["TASK_DIAG_A_TASK_SCOPE"]
 A_PID = tdnl.abi.enums["TASK_DIAG_A_TASK_PID"]
 A_SHOW = tdnl.abi.enums["TASK_DIAG_A_TASK_SHOW"]
-A_REQ_MAX = max(A_SCOPE, A_PID, A_SHOW)
+A_PROCFS_FD = tdnl.abi.enums["TASK_DIAG_A_TASK_PROCFS_FD"]
+A_REQ_MAX = max(A_SCOPE, A_PID, A_SHOW, A_PROCFS_FD)
 CMD_GET = tdnl.abi.enums["TASK_DIAG_CMD_GET"]
 SCOPE = tdnl.SCOPE
 SCOPE_MAX = max(SCOPE.values())
 SHOW_ALL = tdnl.SHOW_ALL
 # Errors a garbage request may legitimately get.
-FUZZ_ERRNOS = {errno.EINVAL, errno.ERANGE, errno.ESRCH, errno.EOPNOTSUPP}
+FUZZ_ERRNOS = {errno.EINVAL, errno.ERANGE, errno.ESRCH, errno.EOPNOTSUPP, errno.EBADF}
 
 
 def u32(v):
@@ -385,6 +386,32 @@ def run_cases(r, tid):
     for s in ("threads", "children"):
         r.expect("scope %s with non-leader thread %d [dump]" % (s, tid), errno.ESRCH,
                  ext="pid", payload=a_scope(sc[s]) + a_pid(tid))
+
+    # procfs-fd: an open file of a procfs mount, nothing else.
+    bad_fd = 999999  # below the fd limit's ceiling, and not open here
+    try:
+        os.fstat(bad_fd)
+        raise RuntimeError("fd %d is open" % bad_fd)
+    except OSError:
+        pass
+    not_proc = os.open("/dev/null", os.O_RDONLY)
+    proc_fd = os.open("/proc", os.O_RDONLY | os.O_DIRECTORY)
+    for mode, dump in (("do", False), ("dump", True)):
+        scope = a_scope(sc["task"]) + a_pid(me)
+        r.expect("procfs-fd %d, not open [%s]" % (bad_fd, mode), errno.EBADF, ext="procfs-fd",
+                 dump=dump, payload=scope + tdnl.nla(A_PROCFS_FD, u32(bad_fd)))
+        r.expect("procfs-fd of /dev/null [%s]" % mode, errno.EINVAL, ext="procfs",
+                 dump=dump, payload=scope + tdnl.nla(A_PROCFS_FD, u32(not_proc)))
+        r.expect("procfs-fd 0x80000000 [%s]" % mode, errno.ERANGE, ext=True,
+                 dump=dump, payload=scope + tdnl.nla(A_PROCFS_FD, u32(0x80000000)))
+        r.expect("procfs-fd of 2 bytes [%s]" % mode, errno.EINVAL, ext=True,
+                 dump=dump, payload=scope + tdnl.nla(A_PROCFS_FD, b"\x01\x00"))
+    r.expect_tasks("control: procfs-fd of /proc [dump]",
+                   lambda ts: None if [t["pid"] for t in ts] == [me]
+                   else "want one reply for %d, got %r" % (me, ts),
+                   payload=a_scope(sc["task"]) + a_pid(me) + tdnl.nla(A_PROCFS_FD, u32(proc_fd)))
+    os.close(not_proc)
+    os.close(proc_fd)
 
     # Controls: the same thread id is valid where a task is wanted, and the
     # process's threads include it, so the refusals above are about scope.

@@ -63,8 +63,9 @@ enum task_diag_show {
 
 /*
  * Top-level attributes of GET requests and replies (one set, as netdev
- * does). A request carries SCOPE, PID and SHOW; each reply message, one per
- * task, carries PID, TGID and one attribute per group asked for.
+ * does). A request carries SCOPE, PID, SHOW and PROCFS_FD; each reply
+ * message, one per task, carries PID, TGID and one attribute per group
+ * asked for.
  */
 enum {
 	TASK_DIAG_A_TASK_PAD = 1,
@@ -79,6 +80,7 @@ enum {
 	TASK_DIAG_A_TASK_CMDLINE,	/* binary: NUL-separated argv */
 	TASK_DIAG_A_TASK_SCOPE,		/* u32, enum task_diag_scope: request only */
 	TASK_DIAG_A_TASK_SHOW,		/* u32, enum task_diag_show bits: request only */
+	TASK_DIAG_A_TASK_PROCFS_FD,	/* u32: fd of a file on the procfs whose hidepid= applies: request only */
 
 	__TASK_DIAG_A_TASK_MAX,
 	TASK_DIAG_A_TASK_MAX = (__TASK_DIAG_A_TASK_MAX - 1)
