@@ -142,7 +142,8 @@ int td_subject_procfs(struct td_subject *s, const struct nlattr *fd_attr,
 	int err;
 
 	if (fd_attr) {
-		file = fget(nla_get_u32(fd_attr));
+		/* O_PATH descriptors too: only the file system is looked at. */
+		file = fget_raw(nla_get_u32(fd_attr));
 		if (!file) {
 			NL_SET_ERR_MSG_ATTR(extack, fd_attr, "procfs-fd is not an open file descriptor");
 			return -EBADF;
