@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "internal.h"
 
@@ -43,6 +44,7 @@ int taskdiag_open(struct taskdiag **tdp, enum taskdiag_backend backend)
 	td = calloc(1, sizeof(*td));
 	if (!td)
 		return -ENOMEM;
+	td->procfs_fd = -1;
 	if (backend == TASKDIAG_BACKEND_AUTO) {
 		err = td_open_backend(td, TASKDIAG_BACKEND_NETLINK);
 		if (err == -TASKDIAG_ENOMODULE)
@@ -58,6 +60,26 @@ int taskdiag_open(struct taskdiag **tdp, enum taskdiag_backend backend)
 	return 0;
 }
 
+int taskdiag_set_procfs(struct taskdiag *td, int fd)
+{
+	struct stat st;
+	int err = 0;
+
+	if (!td || fd < -1 || (td->ops != &td_netlink_backend && td->ops != &td_procfs_backend))
+		return -EINVAL;
+	if (td->iter)
+		return -EBUSY;
+	if (fd >= 0 && fstat(fd, &st) < 0)
+		return -errno;
+	if (fd >= 0 && !S_ISDIR(st.st_mode))
+		return -ENOTDIR;
+	if (td->ops == &td_procfs_backend)
+		err = td_procfs_open_fd(td, fd);
+	if (!err)
+		td->procfs_fd = fd;
+	return err;
+}
+
 int taskdiag_open_replay(struct taskdiag **tdp, int fd)
 {
 	struct taskdiag *td;
@@ -71,6 +93,7 @@ int taskdiag_open_replay(struct taskdiag **tdp, int fd)
 	td = calloc(1, sizeof(*td));
 	if (!td)
 		return -ENOMEM;
+	td->procfs_fd = -1;
 	td->backend = TASKDIAG_BACKEND_NETLINK;
 	td->ops = &td_replay_backend;
 	err = td_nl_replay_open(td, fd);

@@ -96,6 +96,7 @@ struct taskdiag {
 	struct taskdiag_iter *iter;	/* the running iteration, if any */
 	bool has_extack;
 	char extack[256];
+	int procfs_fd;		/* taskdiag_set_procfs(), or -1 */
 };
 
 struct taskdiag_iter {
@@ -125,6 +126,9 @@ extern const struct taskdiag_item_info td_items[TASKDIAG_ITEM__COUNT] TD_HIDDEN;
  * running) or the errno of opening @root; on error the old root is kept.
  */
 TD_HIDDEN int td_procfs_open_at(struct taskdiag *td, const char *root);
+
+/* Read the procfs instance open at @fd (-1: the default root) from now on. */
+TD_HIDDEN int td_procfs_open_fd(struct taskdiag *td, int fd);
 
 TD_HIDDEN int td_group_index(uint32_t group);
 TD_HIDDEN void td_set_extack(struct taskdiag *td, const char *msg, size_t len);

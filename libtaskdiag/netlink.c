@@ -886,6 +886,8 @@ static int td_nl_iter_start(struct taskdiag_iter *it)
 		err = nla_put_u32(msg, TASK_DIAG_A_TASK_PID, (uint32_t)it->req.pid);
 	if (!err)
 		err = nla_put_u32(msg, TASK_DIAG_A_TASK_SHOW, it->req.groups);
+	if (!err && it->td->procfs_fd >= 0)
+		err = nla_put_u32(msg, TASK_DIAG_A_TASK_PROCFS_FD, (uint32_t)it->td->procfs_fd);
 	if (err < 0) {
 		err = td_nl_errno(err);
 		goto out_free_msg;

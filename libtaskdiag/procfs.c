@@ -1297,16 +1297,22 @@ static unsigned int td_pf_mems_words(void)
 	return (unsigned int)((last + 1 + 31) / 32);
 }
 
-static int td_pf_setup(struct taskdiag *td, const char *root)
+/*
+ * Read the tree at @root (relative to @dirfd; NULL for the default), or the
+ * directory @dirfd itself when @root is ".". Only this host's procfs (the
+ * default root, or an instance named by descriptor) gets its nr_node_ids.
+ */
+static int td_pf_setup(struct taskdiag *td, int dirfd, const char *root)
 {
+	bool host = !root || !strcmp(root, TD_PF_DEFAULT_ROOT) || dirfd != AT_FDCWD;
 	struct td_procfs *pf;
 	long hz, page;
 
 	pf = calloc(1, sizeof(*pf));
 	if (!pf)
 		return -ENOMEM;
-	pf->rootfd = open(root ? root : TD_PF_DEFAULT_ROOT,
-			  O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	pf->rootfd = openat(dirfd, root ? root : TD_PF_DEFAULT_ROOT,
+			    O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (pf->rootfd < 0) {
 		int err = -errno;
 
@@ -1318,7 +1324,7 @@ static int td_pf_setup(struct taskdiag *td, const char *root)
 	pf->tick_ns = 1000000000ull / (uint64_t)(hz > 0 ? hz : 100);
 	pf->page_size = (uint64_t)(page > 0 ? page : 4096);
 	/* nr_node_ids describes this host: only for its own /proc. */
-	if (!root || !strcmp(root, TD_PF_DEFAULT_ROOT))
+	if (host)
 		pf->mems_words = td_pf_mems_words();
 	if (td->priv) {
 		struct td_procfs *old = td->priv;
@@ -1334,7 +1340,7 @@ static int td_pf_open(struct taskdiag *td)
 {
 	const char *root = secure_getenv(TD_PF_ENV_ROOT);
 
-	return td_pf_setup(td, root && *root ? root : NULL);
+	return td_pf_setup(td, AT_FDCWD, root && *root ? root : NULL);
 }
 
 static void td_pf_close(struct taskdiag *td)
@@ -1356,12 +1362,17 @@ int td_procfs_open_at(struct taskdiag *td, const char *root)
 		return -EINVAL;
 	if (td->iter)
 		return -EBUSY;
-	err = td_pf_setup(td, root);
+	err = td_pf_setup(td, AT_FDCWD, root);
 	if (err)
 		return err;
 	td->backend = TASKDIAG_BACKEND_PROCFS;
 	td->ops = &td_procfs_backend;
 	return 0;
+}
+
+int td_procfs_open_fd(struct taskdiag *td, int fd)
+{
+	return fd < 0 ? td_pf_setup(td, AT_FDCWD, NULL) : td_pf_setup(td, fd, ".");
 }
 
 const struct td_backend td_procfs_backend = {

@@ -252,6 +252,24 @@ struct taskdiag_request {
  * -TASKDIAG_EVERSION, or another negative errno.
  */
 TASKDIAG_API int taskdiag_open(struct taskdiag **td, enum taskdiag_backend backend);
+/**
+ * taskdiag_set_procfs() - follow another procfs instance than /proc
+ * @td: a netlink or procfs handle (not a replay one), no iteration running
+ * @fd: an open descriptor (O_PATH will do) of the root directory of a
+ *      procfs mount, which the caller keeps open while the handle uses it;
+ *      -1 for the procfs at /proc again
+ *
+ * With netlink, the module applies that instance's hidepid= and gid=
+ * options instead of those of the procfs mounted at the caller's /proc
+ * (the PROCFS_FD request attribute); pids stay those of the caller's pid
+ * namespace. The procfs backend reads that instance instead of /proc. For
+ * callers such as container managers that hold a container's /proc, or
+ * that have no procfs at /proc (where the module refuses requests).
+ *
+ * Return: 0, -EINVAL, -EBUSY, -ENOTDIR, or the errno of fstat() or of
+ * opening the directory (procfs backend).
+ */
+TASKDIAG_API int taskdiag_set_procfs(struct taskdiag *td, int fd);
 /** Close a handle; NULL is ignored. */
 TASKDIAG_API void taskdiag_close(struct taskdiag *td);
 /** The backend the handle uses (never AUTO). */

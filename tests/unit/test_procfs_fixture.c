@@ -657,12 +657,18 @@ static const struct fx *fx_of_tid(int tid)
 
 /* ---- running requests ------------------------------------------------- */
 
+/* When >= 0, open_fixture() names the fixture by this descriptor instead. */
+static int fixture_fd = -1;
+
 static struct taskdiag *open_fixture(void)
 {
 	struct taskdiag *td;
 
 	assert_int_equal(taskdiag_open(&td, TASKDIAG_BACKEND_PROCFS), 0);
-	assert_int_equal(td_procfs_open_at(td, root), 0);
+	if (fixture_fd >= 0)
+		assert_int_equal(taskdiag_set_procfs(td, fixture_fd), 0);
+	else
+		assert_int_equal(td_procfs_open_at(td, root), 0);
 	assert_int_equal(taskdiag_get_backend(td), TASKDIAG_BACKEND_PROCFS);
 	return td;
 }
@@ -913,6 +919,49 @@ static void test_open_at_errors(void **state)
 	taskdiag_close(td);
 }
 
+/*
+ * taskdiag_set_procfs(): the same records from the tree named by an O_PATH
+ * descriptor as from its path; bad descriptors refused, the root kept.
+ */
+static void test_set_procfs(void **state)
+{
+	static const int want[] = { 1, 7, 30, 1000, 4000 };
+	struct taskdiag_request req = { .scope = TASKDIAG_SCOPE_ALL_PROCESSES,
+					.groups = TASKDIAG_GROUP_ALL };
+	struct taskdiag *td;
+	char file[300];
+	int fd;
+
+	(void)state;
+	fixture_fd = open(root, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	assert_true(fixture_fd >= 0);
+	run_and_check(&req, want, 5, false, NULL, 0);
+
+	td = open_fixture();
+	snprintf(file, sizeof(file), "%s/1/stat", root);
+	fd = open(file, O_RDONLY | O_CLOEXEC);
+	assert_true(fd >= 0);
+	assert_int_equal(taskdiag_set_procfs(td, fd), -ENOTDIR);
+	close(fd);
+	assert_int_equal(taskdiag_set_procfs(td, fd), -EBADF);
+	assert_int_equal(taskdiag_set_procfs(td, -2), -EINVAL);
+	assert_int_equal(taskdiag_set_procfs(NULL, fixture_fd), -EINVAL);
+	{
+		/* the refused descriptors left the handle on the fixture */
+		struct taskdiag_iter *it;
+		const struct taskdiag_task *t;
+
+		assert_int_equal(taskdiag_iter_start(td, &req, &it), 0);
+		assert_int_equal(taskdiag_iter_next(it, &t), 1);
+		assert_int_equal(taskdiag_task_pid(t), want[0]);
+		assert_int_equal(taskdiag_set_procfs(td, -1), -EBUSY);
+		taskdiag_iter_end(it);
+	}
+	taskdiag_close(td);
+	close(fixture_fd);
+	fixture_fd = -1;
+}
+
 /* ---- the live /proc --------------------------------------------------- */
 
 static void read_text(const char *path, char *buf, size_t size, size_t *len)
@@ -991,6 +1040,7 @@ int main(void)
 		cmocka_unit_test(test_pid_rules),
 		cmocka_unit_test(test_dump_callback),
 		cmocka_unit_test(test_open_at_errors),
+		cmocka_unit_test(test_set_procfs),
 	};
 	const struct CMUnitTest live[] = {
 		cmocka_unit_test(test_live_self),

@@ -157,6 +157,31 @@ def compare(proc="/proc", procfs_fd=None):
     return ["%d processes, %d threads dumped" % (len(got), len(threads))] + bad
 
 
+class Request(ctypes.Structure):
+    _fields_ = [("scope", ctypes.c_int), ("pid", ctypes.c_int), ("groups", ctypes.c_uint32)]
+
+
+def lib_pids(path, fd):
+    """The pids libtaskdiag's netlink backend dumps (all processes, base)
+    after taskdiag_set_procfs(fd): the library side of procfs-fd."""
+    lib = ctypes.CDLL(path)
+    td, it, t = ctypes.c_void_p(), ctypes.c_void_p(), ctypes.c_void_p()
+    if lib.taskdiag_open(ctypes.byref(td), 1) != 0:  # TASKDIAG_BACKEND_NETLINK
+        raise RuntimeError("taskdiag_open failed")
+    err = lib.taskdiag_set_procfs(td, fd)
+    if err:
+        raise RuntimeError("taskdiag_set_procfs: %d" % err)
+    req = Request(1, 0, 1)  # all processes, base
+    if lib.taskdiag_iter_start(td, ctypes.byref(req), ctypes.byref(it)) != 0:
+        raise RuntimeError("taskdiag_iter_start failed")
+    pids = []
+    while lib.taskdiag_iter_next(it, ctypes.byref(t)) == 1:
+        pids.append(lib.taskdiag_task_pid(t))
+    lib.taskdiag_iter_end(it)
+    lib.taskdiag_close(td)
+    return pids
+
+
 def report(name, res):
     if res and res[0] == "error":
         check(name, False, res[1])
@@ -247,6 +272,19 @@ def main():
             return compare("/mnt", procfs_fd=fd)
         report("/proc hidepid=0, procfs-fd (O_PATH) of a hidepid=2 instance: the dump shows "
                "what that instance shows", in_child(fd_closed_instance))
+
+        if len(sys.argv) > 1:
+            def lib_fd():
+                private_proc("hidepid=2", target="/mnt")
+                become(NOBODY, [])
+                fd = os.open("/mnt", os.O_PATH)
+                before = listing("/mnt")
+                got = lib_pids(sys.argv[1], fd)
+                return got, sorted(before | listing("/mnt")), len(listing("/proc"))
+            res = in_child(lib_fd)
+            ok = res[0] != "error" and set(res[0]) <= set(res[1]) and len(res[0]) < res[2]
+            check("libtaskdiag's taskdiag_set_procfs() sends procfs-fd: only what the "
+                  "hidepid=2 instance lists", ok, str(res))
 
         # No procfs at /proc: refused with a message; a procfs-fd still works.
         def no_proc():
