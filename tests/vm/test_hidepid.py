@@ -28,6 +28,7 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import tdnl  # noqa: E402
+from forked import drop_to, in_child  # noqa: E402
 
 NOBODY = 65534
 OTHER = 1000
@@ -56,35 +57,6 @@ def private_proc(options, target="/proc"):
     mount("none", "/", None, MS_REC | MS_PRIVATE, None)
     os.makedirs(target, exist_ok=True)
     mount("proc", target, "proc", 0, options)
-
-
-def become(uid, groups):
-    os.setgroups(groups)
-    os.setresgid(uid, uid, uid)
-    os.setresuid(uid, uid, uid)
-
-
-def in_child(fn):
-    """Run fn in a forked child; its repr()-able result comes back through a pipe."""
-    r, w = os.pipe()
-    pid = os.fork()
-    if pid == 0:
-        os.close(r)
-        try:
-            out = repr(fn())
-        except Exception as e:  # report, never raise out of the child
-            out = repr(("error", "%s: %s" % (type(e).__name__, e)))
-        os.write(w, out.encode())
-        os._exit(0)
-    os.close(w)
-    data = b""
-    while True:
-        chunk = os.read(r, 65536)
-        if not chunk:
-            break
-        data += chunk
-    os.waitpid(pid, 0)
-    return eval(data.decode())
 
 
 def listing(proc):
@@ -221,7 +193,7 @@ def main():
                                      ("root", 0, [])):
                 def case():
                     private_proc(opts)
-                    become(uid, groups)
+                    drop_to(uid, groups)
                     return compare()
                 report("/proc %s, %s: the dump shows what its /proc shows" % (opts, who),
                        in_child(case))
@@ -229,7 +201,7 @@ def main():
         # Requests naming a pid the requester's /proc hides or will not open.
         def named_pids():
             private_proc("hidepid=2")
-            become(NOBODY, [])
+            drop_to(NOBODY, [])
             c = tdnl.Client()
             hidden_do = errno_of(lambda: c.request(scope=tdnl.SCOPE["task"], pid=root_sleeper,
                                                    show=tdnl.SHOW_ALL, dump=False))
@@ -242,7 +214,7 @@ def main():
 
         def noaccess_pids():
             private_proc("hidepid=1")
-            become(NOBODY, [])
+            drop_to(NOBODY, [])
             c = tdnl.Client()
             do = c.request(scope=tdnl.SCOPE["task"], pid=root_sleeper, show=tdnl.SHOW_ALL,
                            dump=False)
@@ -259,7 +231,7 @@ def main():
         def fd_open_instance():
             private_proc("hidepid=2")
             mount("proc", "/mnt", "proc", 0, "hidepid=0")
-            become(NOBODY, [])
+            drop_to(NOBODY, [])
             fd = os.open("/mnt", os.O_RDONLY | os.O_DIRECTORY)
             return compare("/mnt", procfs_fd=fd)
         report("/proc hidepid=2, procfs-fd of a hidepid=0 instance: the dump shows what "
@@ -267,7 +239,7 @@ def main():
 
         def fd_closed_instance():
             private_proc("hidepid=2", target="/mnt")
-            become(NOBODY, [])
+            drop_to(NOBODY, [])
             fd = os.open("/mnt", os.O_PATH)
             return compare("/mnt", procfs_fd=fd)
         report("/proc hidepid=0, procfs-fd (O_PATH) of a hidepid=2 instance: the dump shows "
@@ -276,7 +248,7 @@ def main():
         if len(sys.argv) > 1:
             def lib_fd():
                 private_proc("hidepid=2", target="/mnt")
-                become(NOBODY, [])
+                drop_to(NOBODY, [])
                 fd = os.open("/mnt", os.O_PATH)
                 before = listing("/mnt")
                 got = lib_pids(sys.argv[1], fd)
@@ -290,7 +262,7 @@ def main():
         def no_proc():
             private_proc("hidepid=0", target="/mnt")
             mount("tmpfs", "/proc", "tmpfs", 0, None)
-            become(NOBODY, [])
+            drop_to(NOBODY, [])
             c = tdnl.Client()
             try:
                 c.request(scope=tdnl.SCOPE["all_processes"], show=tdnl.SHOW["base"])

@@ -28,6 +28,7 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import tdnl  # noqa: E402
+from forked import drop_to, in_child  # noqa: E402
 
 NOBODY = 65534
 PARAM = "/sys/module/task_diag/parameters/ptrace_cap_only"
@@ -57,36 +58,6 @@ def procfs_allows_io(pid):
         return True
     except PermissionError:
         return False
-
-
-def in_child(fn):
-    """Run fn in a forked child (so credential changes stay there); its
-    return value (a small repr-able object) comes back through a pipe."""
-    r, w = os.pipe()
-    pid = os.fork()
-    if pid == 0:
-        os.close(r)
-        try:
-            out = repr(fn())
-        except Exception as e:  # report, never raise out of the child
-            out = repr(("error", str(e)))
-        os.write(w, out.encode())
-        os._exit(0)
-    os.close(w)
-    data = b""
-    while True:
-        chunk = os.read(r, 65536)
-        if not chunk:
-            break
-        data += chunk
-    os.waitpid(pid, 0)
-    return eval(data.decode())
-
-
-def drop_to(uid):
-    os.setgroups([])
-    os.setresgid(uid, uid, uid)
-    os.setresuid(uid, uid, uid)
 
 
 def main():

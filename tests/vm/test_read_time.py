@@ -37,6 +37,7 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import tdnl  # noqa: E402
+from forked import drop_to, in_child  # noqa: E402
 
 NOBODY = 65534
 OTHER = 1000
@@ -52,12 +53,6 @@ results = []
 def check(name, ok, detail=""):
     results.append(ok)
     print("%s %s%s" % ("ok" if ok else "FAIL", name, (": " + detail) if detail else ""))
-
-
-def drop_to(uid):
-    os.setgroups([])
-    os.setresgid(uid, uid, uid)
-    os.setresuid(uid, uid, uid)
 
 
 def guarded(rec):
@@ -123,29 +118,6 @@ def read_rest(c, seq):
         tasks += [tdnl.decode("TASK", m[4:]) for m in msgs]
         if end:
             return tasks, n
-
-
-def in_child(fn):
-    """Run fn in a forked child; its repr()-able result comes back through a pipe."""
-    r, w = os.pipe()
-    pid = os.fork()
-    if pid == 0:
-        os.close(r)
-        try:
-            out = repr(fn())
-        except Exception as e:  # report, never raise out of the child
-            out = repr(("error", "%s: %s" % (type(e).__name__, e)))
-        os.write(w, out.encode())
-        os._exit(0)
-    os.close(w)
-    data = b""
-    while True:
-        chunk = os.read(r, 65536)
-        if not chunk:
-            break
-        data += chunk
-    os.waitpid(pid, 0)
-    return eval(data.decode())
 
 
 def report(name, res, min_tasks):
@@ -219,29 +191,14 @@ def case_nondumpable_sender():
     seq = c.send_request(scope=tdnl.SCOPE["all_processes"], show=SHOW)
     if libc.prctl(4, 0, 0, 0, 0) != 0:  # PR_SET_DUMPABLE
         return ("error", "prctl: %s" % os.strerror(ctypes.get_errno()))
-    r, w = os.pipe()
-    child = os.fork()
-    if child == 0:
-        os.close(r)
-        try:
-            first, end = c.read_datagram(seq)
-            in_first = me in [tdnl.decode("TASK", m[4:])["pid"] for m in first]
-            tasks, _ = read_rest(c, seq)
-            rec = [t for t in tasks if t["pid"] == me]
-            out = (in_first, rec[0] if rec else None, procfs_io(me))
-        except Exception as e:
-            out = ("error", "%s: %s" % (type(e).__name__, e))
-        os.write(w, repr(out).encode())
-        os._exit(0)
-    os.close(w)
-    data = b""
-    while True:
-        chunk = os.read(r, 65536)
-        if not chunk:
-            break
-        data += chunk
-    os.waitpid(child, 0)
-    return eval(data.decode())
+
+    def child():
+        first, end = c.read_datagram(seq)
+        in_first = me in [tdnl.decode("TASK", m[4:])["pid"] for m in first]
+        tasks, _ = read_rest(c, seq)
+        rec = [t for t in tasks if t["pid"] == me]
+        return in_first, rec[0] if rec else None, procfs_io(me)
+    return in_child(child)
 
 
 def status_ids(pid):
