@@ -367,7 +367,6 @@ err_put_target:
 
 static int td_dump_start(struct netlink_callback *cb)
 {
-	const struct genl_dumpit_info *info = genl_dumpit_info(cb);
 	struct td_dump *d = td_dump_ctx(cb);
 	struct netlink_ext_ack ext = {};
 
@@ -375,7 +374,7 @@ static int td_dump_start(struct netlink_callback *cb)
 	d->subj = td_subject_new(cb->skb);
 	if (!d->subj)
 		return -ENOMEM;
-	d->err = td_parse_req(info->attrs, true, &d->scope, &d->show, &d->target,
+	d->err = td_parse_req(td_dump_attrs(cb), true, &d->scope, &d->show, &d->target,
 			      d->subj, &ext);
 	d->err_msg = ext._msg;
 	if (d->show & TD_SHOW_VARIABLE)
