@@ -15,11 +15,8 @@
  *   accepted on 6.12 and converted by the core. genl_dumpit_info() keeps
  *   the parsed attributes in an embedded struct genl_info since 6.2, read
  *   them through td_dump_attrs().
- * - 6.2: the mm's rss_stat counters are percpu_counters; get_mm_counter()
- *   reads them approximately (percpu_counter_read_positive()), as procfs's
- *   task_mem()/task_statm() do on 6.12, so the module's values match the
- *   running kernel's /proc on both (6.1: the same atomic counters procfs
- *   reads, with the per-task cache folded in every 64 events).
+ * - 6.2: the mm's rss_stat counters are percpu_counters; see
+ *   td_mm_counter() for which read procfs uses where.
  * - 6.7: nla_put_uint() (variable-size attribute). Not used: the ABI has
  *   fixed-size attributes on every kernel.
  * - 6.10: netlink_dump() turns a dumpit's -EMSGSIZE into "skb full, call
@@ -44,6 +41,7 @@
 
 #include <linux/capability.h>
 #include <linux/fs.h>
+#include <linux/mm.h>
 #include <linux/proc_fs.h>
 #include <linux/sched.h>
 #include <linux/sched/signal.h>
@@ -83,6 +81,27 @@ static inline u64 td_cap_u64(const kernel_cap_t *c)
 #else
 	BUILD_BUG_ON(_KERNEL_CAPABILITY_U32S != 2);
 	return (u64)c->cap[1] << 32 | c->cap[0];
+#endif
+}
+
+/*
+ * An mm counter as /proc/PID/status and /proc/PID/statm read it.
+ * 6.2: the counters became percpu_counters, read approximately by
+ * get_mm_counter() (percpu_counter_read_positive()). 6.16, and 6.12.39 in
+ * the 6.12 stable series: task_mem() and task_statm() read the exact sum
+ * (get_mm_counter_sum(), under the counter's raw spinlock) instead. The
+ * rss of /proc/PID/stat (get_mm_rss()) stays approximate on every kernel.
+ * On 6.1 the counters are atomics and get_mm_counter() is what procfs
+ * reads.
+ */
+static inline unsigned long td_mm_counter(struct mm_struct *mm, int member)
+{
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 16, 0) || \
+	(LINUX_VERSION_CODE >= KERNEL_VERSION(6, 12, 39) && \
+	 LINUX_VERSION_CODE < KERNEL_VERSION(6, 13, 0))
+	return get_mm_counter_sum(mm, member);
+#else
+	return get_mm_counter(mm, member);
 #endif
 }
 
