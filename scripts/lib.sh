@@ -47,7 +47,22 @@ td_kernel_matches() {
 	esac
 }
 
-# The label of a kernel release, or nothing if it is not a supported one.
+# Is the kernel release one task_diag is built and tested for? The list is
+# DKMS's BUILD_EXCLUSIVE_KERNEL (kernel/dkms.conf): one definition for all.
+td_kernel_supported() {
+	local re
+	re=$(sed -n 's/^BUILD_EXCLUSIVE_KERNEL="\(.*\)"$/\1/p' "$TD_SRC/kernel/dkms.conf")
+	[ -n "$re" ] && [[ $1 =~ $re ]]
+}
+
+# The first line to print when the running kernel is not supported.
+td_kernel_unsupported_msg() {
+	echo "the running kernel, $1, is not one task_diag supports (Debian's 6.1 and" \
+		"6.12 kernels, 6.12 also -rt: README, \"Supported kernels\"); the guest" \
+		"kernels that scripts/vm-run boots are used instead"
+}
+
+# The label of a kernel release scripts/vm-run can boot, or nothing.
 td_kernel_label() {
 	local l
 	for l in $TD_KERNELS_KNOWN; do
