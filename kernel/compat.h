@@ -1,16 +1,115 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * task_diag: helpers that procfs uses but Linux 6.1 does not export to
- * modules, re-derived from the inline helpers and struct fields they are
- * built on. Each says which procfs helper it stands for.
+ * task_diag: what differs between the kernels the module builds for
+ * (Linux 6.1 and 6.12, generic, -rt and -cloud flavours), and helpers that
+ * procfs uses but does not export to modules, re-derived from the inline
+ * helpers and struct fields they are built on. Each difference says the
+ * version that introduced it; each helper which procfs helper it stands
+ * for. Nothing else in kernel/ tests LINUX_VERSION_CODE.
+ *
+ * Differences met between 6.1 and 6.12 that need no code, kept here so
+ * that whoever touches these areas knows:
+ *
+ * - 6.2: generic netlink split ops (struct genl_split_ops). The small ops
+ *   of td_ops[] (.doit, .start, .dumpit, .done, one .policy) are still
+ *   accepted on 6.12 and converted by the core. genl_dumpit_info() keeps
+ *   the parsed attributes in an embedded struct genl_info since 6.2, read
+ *   them through td_dump_attrs().
+ * - 6.2: the mm's rss_stat counters are percpu_counters; see
+ *   td_mm_counter() for which read procfs uses where.
+ * - 6.7: nla_put_uint() (variable-size attribute). Not used: the ABI has
+ *   fixed-size attributes on every kernel.
+ * - 6.10: netlink_dump() turns a dumpit's -EMSGSIZE into "skb full, call
+ *   again" when the skb holds something. td_dumpit() already returns the
+ *   length in that case and -EMSGSIZE only for an empty skb (not even one
+ *   task fits), which is an error on both.
+ * - exec_update_lock: signal_struct::exec_update_lock (an rw_semaphore)
+ *   on both series (since 5.10); down_read_killable() on it is unchanged.
+ * - struct proc_fs_info (a procfs superblock's s_fs_info): pid_ns,
+ *   proc_self, proc_thread_self, pid_gid (kgid_t), hide_pid (enum
+ *   proc_hidepid) and pidonly (enum proc_pidonly) have the same names and
+ *   types on 6.1 and 6.12; 6.12 adds a trailing struct rcu_head (the info
+ *   is freed after a grace period), so code must not depend on the size.
+ *   proc_sb_info() is an inline in <linux/proc_fs.h> on both; use
+ *   td_proc_fs_info(). kern_path() is exported with the same signature on
+ *   both.
+ * - FOLL_ANON and access_process_vm(): unchanged. while_each_thread()
+ *   still exists on 6.12.
  */
 #ifndef _TASK_DIAG_COMPAT_H
 #define _TASK_DIAG_COMPAT_H
 
+#include <linux/capability.h>
+#include <linux/fs.h>
+#include <linux/mm.h>
+#include <linux/proc_fs.h>
 #include <linux/sched.h>
 #include <linux/sched/signal.h>
 #include <linux/sched/task.h>
 #include <linux/spinlock.h>
+#include <linux/version.h>
+#include <net/genetlink.h>
+
+/* 6.12: <asm/unaligned.h> moved to <linux/unaligned.h>. */
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 12, 0)
+#include <linux/unaligned.h>
+#else
+#include <asm/unaligned.h>
+#endif
+
+/*
+ * The parsed request attributes of a dump, for ->start(). 6.2: they moved
+ * into the struct genl_info that genl_dumpit_info embeds.
+ */
+static inline struct nlattr **td_dump_attrs(struct netlink_callback *cb)
+{
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 2, 0)
+	return genl_dumpit_info(cb)->info.attrs;
+#else
+	return genl_dumpit_info(cb)->attrs;
+#endif
+}
+
+/*
+ * A capability set as the u64 procfs prints (bit N is capability N).
+ * 6.3: kernel_cap_t is one u64 (val) instead of two u32 words (cap[]).
+ */
+static inline u64 td_cap_u64(const kernel_cap_t *c)
+{
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 3, 0)
+	return c->val;
+#else
+	BUILD_BUG_ON(_KERNEL_CAPABILITY_U32S != 2);
+	return (u64)c->cap[1] << 32 | c->cap[0];
+#endif
+}
+
+/*
+ * An mm counter as /proc/PID/status and /proc/PID/statm read it.
+ * 6.2: the counters became percpu_counters, read approximately by
+ * get_mm_counter() (percpu_counter_read_positive()). 6.16, and 6.12.39 in
+ * the 6.12 stable series: task_mem() and task_statm() read the exact sum
+ * (get_mm_counter_sum(), under the counter's raw spinlock) instead. The
+ * rss of /proc/PID/stat (get_mm_rss()) stays approximate on every kernel.
+ * On 6.1 the counters are atomics and get_mm_counter() is what procfs
+ * reads.
+ */
+static inline unsigned long td_mm_counter(struct mm_struct *mm, int member)
+{
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 16, 0) || \
+	(LINUX_VERSION_CODE >= KERNEL_VERSION(6, 12, 39) && \
+	 LINUX_VERSION_CODE < KERNEL_VERSION(6, 13, 0))
+	return get_mm_counter_sum(mm, member);
+#else
+	return get_mm_counter(mm, member);
+#endif
+}
+
+/* The mount options (hidepid=, gid=) of a procfs superblock; see above. */
+static inline struct proc_fs_info *td_proc_fs_info(struct super_block *sb)
+{
+	return proc_sb_info(sb);
+}
 
 /*
  * lock_task_sighand(): __lock_task_sighand() is not exported. The sighand

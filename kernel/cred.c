@@ -8,13 +8,8 @@
 #include <linux/uidgid.h>
 
 #include <linux/task_diag.h>
+#include "compat.h"
 #include "task_diag.h"
-
-static u64 td_cap_u64(const kernel_cap_t *c)
-{
-	BUILD_BUG_ON(_KERNEL_CAPABILITY_U32S != 2);
-	return (u64)c->cap[1] << 32 | c->cap[0];
-}
 
 /*
  * At most this many groups go into a message, so that a task with every

@@ -471,14 +471,14 @@ err_put_target:
 
 static int td_dump_start(struct netlink_callback *cb)
 {
-	const struct genl_dumpit_info *info = genl_dumpit_info(cb);
+	struct nlattr **attrs = td_dump_attrs(cb);
 	struct td_dump *d = td_dump_ctx(cb);
 	struct netlink_ext_ack ext = {};
 
 	memset(d, 0, sizeof(*d));
-	d->subj = td_subject_new(cb->skb, info->attrs, &ext, &d->err);
+	d->subj = td_subject_new(cb->skb, attrs, &ext, &d->err);
 	if (d->subj)
-		d->err = td_parse_req(info->attrs, true, &d->scope, &d->show, &d->target,
+		d->err = td_parse_req(attrs, true, &d->scope, &d->show, &d->target,
 				      d->subj, &ext);
 	else if (d->err == -ENOMEM)
 		return -ENOMEM;

@@ -5,6 +5,7 @@
 #include <linux/mm.h>
 
 #include <linux/task_diag.h>
+#include "compat.h"
 #include "task_diag.h"
 
 /**
@@ -23,9 +24,9 @@ static int td_statm_fill(struct sk_buff *skb, struct td_task_ctx *ctx)
 	u64 size = 0, resident = 0, shared = 0, text = 0, data = 0;
 
 	if (mm) {
-		shared = get_mm_counter(mm, MM_FILEPAGES) +
-			 get_mm_counter(mm, MM_SHMEMPAGES);
-		resident = shared + get_mm_counter(mm, MM_ANONPAGES);
+		shared = td_mm_counter(mm, MM_FILEPAGES) +
+			 td_mm_counter(mm, MM_SHMEMPAGES);
+		resident = shared + td_mm_counter(mm, MM_ANONPAGES);
 		text = (PAGE_ALIGN(mm->end_code) - (mm->start_code & PAGE_MASK)) >> PAGE_SHIFT;
 		data = mm->data_vm + mm->stack_vm;
 		size = mm->total_vm;

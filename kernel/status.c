@@ -85,9 +85,9 @@ static int td_status_mm(struct sk_buff *skb, struct task_struct *task,
 	unsigned long anon, file, shmem, rss, hwm, peak, exec, text;
 	bool thp = false;
 
-	anon = get_mm_counter(mm, MM_ANONPAGES);
-	file = get_mm_counter(mm, MM_FILEPAGES);
-	shmem = get_mm_counter(mm, MM_SHMEMPAGES);
+	anon = td_mm_counter(mm, MM_ANONPAGES);
+	file = td_mm_counter(mm, MM_FILEPAGES);
+	shmem = td_mm_counter(mm, MM_SHMEMPAGES);
 	rss = anon + file + shmem;
 
 	/* The high-water marks lag the current values, which may be higher. */
@@ -114,7 +114,7 @@ static int td_status_mm(struct sk_buff *skb, struct task_struct *task,
 	    td_status_u64(skb, TASK_DIAG_A_STATUS_VM_LIB, exec - text) ||
 	    td_status_u64(skb, TASK_DIAG_A_STATUS_VM_PTE, mm_pgtables_bytes(mm)) ||
 	    td_put_pages(skb, TASK_DIAG_A_STATUS_VM_SWAP,
-			 get_mm_counter(mm, MM_SWAPENTS)))
+			 td_mm_counter(mm, MM_SWAPENTS)))
 		return -EMSGSIZE;
 #ifdef CONFIG_HUGETLB_PAGE
 	/* hugetlb_report_usage() is not exported; it prints this counter. */

@@ -11,7 +11,8 @@
 #include <linux/sched.h>
 #include <linux/skbuff.h>
 #include <net/netlink.h>
-#include <asm/unaligned.h>
+
+#include "compat.h"
 
 /**
  * struct td_caps - the capabilities the permission checks ask about

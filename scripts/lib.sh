@@ -14,12 +14,81 @@ td_log() {
 	echo "[$(basename "$0")] $*" >&2
 }
 
-# The Debian 6.1 kernel ABI the VM boots (e.g. 6.1.0-57-amd64). An explicit
-# TASK_DIAG_KVER wins; otherwise the value scripts/setup resolved and cached.
+# Guest kernels are named by a label, SERIES[-FLAVOUR]: 6.1, 6.12, 6.1-rt,
+# 6.12-rt, 6.1-cloud, 6.12-cloud. Each is resolved, as Debian's meta-package
+# resolves it, to a kernel ABI (e.g. 6.12.117+deb12-rt-amd64).
+TD_DEFAULT_KERNEL=6.1
+# What scripts/setup fetches and the build and CI test by default: the whole
+# suite on 6.1, the correctness tests on 6.12 and 6.12-rt.
+TD_KERNELS_TESTED="6.1 6.12 6.12-rt"
+# Every label the scripts accept.
+TD_KERNELS_KNOWN="6.1 6.12 6.1-rt 6.12-rt 6.1-cloud 6.12-cloud"
+
+# The Debian meta-package that names LABEL's image (and, with -headers-,
+# its headers).
+td_kernel_meta() {
+	case "$1" in
+	6.1) echo linux-image-amd64 ;;
+	6.1-rt | 6.1-cloud) echo "linux-image-${1#6.1-}-amd64" ;;
+	6.12) echo linux-image-6.12-amd64 ;;
+	6.12-rt | 6.12-cloud) echo "linux-image-6.12-${1#6.12-}-amd64" ;;
+	*) return 1 ;;
+	esac
+}
+
+# Is ABI (a kernel release, uname -r) one of LABEL's builds?
+td_kernel_matches() {
+	local label=$1 abi=$2 series=${1%%-*} flavour=
+	case "$label" in *-*) flavour=${label#*-}- ;; esac
+	case "$series" in
+	6.1) [[ $abi =~ ^6\.1\.[0-9]+-[0-9]+-${flavour}amd64$ ]] ;;
+	6.12) [[ $abi =~ ^6\.12\.[0-9]+\+deb[0-9]+-${flavour}amd64$ ]] ;;
+	*) return 1 ;;
+	esac
+}
+
+# Is the kernel release one task_diag is built and tested for? The list is
+# DKMS's BUILD_EXCLUSIVE_KERNEL (kernel/dkms.conf): one definition for all.
+td_kernel_supported() {
+	local re
+	re=$(sed -n 's/^BUILD_EXCLUSIVE_KERNEL="\(.*\)"$/\1/p' "$TD_SRC/kernel/dkms.conf")
+	[ -n "$re" ] && [[ $1 =~ $re ]]
+}
+
+# The first line to print when the running kernel is not supported.
+td_kernel_unsupported_msg() {
+	echo "the running kernel, $1, is not one task_diag supports (Debian's 6.1 and" \
+		"6.12 kernels, 6.12 also -rt: README, \"Supported kernels\"); the guest" \
+		"kernels that scripts/vm-run boots are used instead"
+}
+
+# The label of a kernel release scripts/vm-run can boot, or nothing.
+td_kernel_label() {
+	local l
+	for l in $TD_KERNELS_KNOWN; do
+		td_kernel_matches "$l" "$1" && { echo "$l"; return 0; }
+	done
+	return 1
+}
+
+# The kernel ABI of LABEL (default 6.1) that scripts/setup resolved and
+# cached; an ABI given instead of a label is echoed back. TASK_DIAG_KVER
+# overrides the default kernel's.
 td_kver() {
-	if [ -n "${TASK_DIAG_KVER:-}" ]; then
+	local label=${1:-$TD_DEFAULT_KERNEL}
+	case " $TD_KERNELS_KNOWN " in
+	*" $label "*) ;;
+	*)
+		td_kernel_label "$label" >/dev/null || return 1
+		echo "$label"
+		return 0
+		;;
+	esac
+	if [ "$label" = "$TD_DEFAULT_KERNEL" ] && [ -n "${TASK_DIAG_KVER:-}" ]; then
 		echo "$TASK_DIAG_KVER"
-	elif [ -s "$TD_CACHE/kver" ]; then
+	elif [ -s "$TD_CACHE/kver-$label" ]; then
+		cat "$TD_CACHE/kver-$label"
+	elif [ "$label" = "$TD_DEFAULT_KERNEL" ] && [ -s "$TD_CACHE/kver" ]; then
 		cat "$TD_CACHE/kver"
 	else
 		return 1

@@ -4,12 +4,13 @@
 # DKMS, as a user runs it, on the host -- build only, never loaded here:
 # lay out the source tree as the task-diag-dkms package installs it
 # (packaging/dkms-source), then `dkms add`, `dkms build -k KVER` against
-# the Debian 6.1 headers and `dkms install -k KVER` into a scratch module
+# the Debian headers of KVER (a 6.1 or 6.12 kernel) and `dkms install -k KVER` into a scratch module
 # tree (never the host's /lib/modules), `dkms uninstall`, `dkms remove`,
 # all with private DKMS trees. Check the module's modinfo (version magic,
 # the documented ptrace_cap_only parameter, the genl family alias). Then boot
-# the guest with the DKMS-built task_diag.ko loaded: the family is listed by
-# the controller and answers a dump of every process.
+# that kernel in the guest with the DKMS-built task_diag.ko loaded: the
+# family is listed by the controller and answers a dump of every process.
+# And DKMS refuses a kernel outside BUILD_EXCLUSIVE_KERNEL.
 #
 #   test_dkms.sh BUILD_DIR [KVER]
 set -euo pipefail
@@ -30,7 +31,7 @@ command -v dkms >/dev/null || "$TD_SRC/scripts/package" --deps
 [ -f "$kdir/Makefile" ] || fail "no kernel headers at $kdir: run scripts/setup"
 [ "$kver" != "$(uname -r)" ] || fail "refusing to build for the running host kernel $kver"
 
-work=$build/packaging-test/dkms
+work=$build/packaging-test/dkms-$kver
 rm -rf "$work"
 mkdir -p "$work/src" "$work/tree" "$work/root/lib/modules/$kver" "$work/keys"
 # Private trees, and a private signing key (dkms signs what it builds), so
@@ -62,7 +63,7 @@ fi
 
 info=$(modinfo "$ko")
 echo "$info" | grep -v -E '^(signature|sig_|[[:space:]])'
-echo "$info" | grep -qE "^vermagic: +$kver " || fail "vermagic is not $kver"
+[ "$(awk '$1 == "vermagic:" { print $2 }' <<<"$info")" = "$kver" ] || fail "vermagic is not $kver"
 echo "$info" | grep -qE '^parm: +ptrace_cap_only:[^ ].*\(bool\)$' ||
 	fail "modinfo does not document the ptrace_cap_only parameter"
 echo "$info" | grep -qE '^alias: +net-pf-16-proto-16-family-task_diag$' ||
@@ -82,7 +83,7 @@ grep -q "task-diag/$version, $kver, .*: installed" <<<"$st" || fail "dkms status
 
 # The guest loads the DKMS-built module (vm-run refuses to start without it).
 guest=$work/guest.log
-"$TD_SRC/scripts/vm-run" --build "$build" --module "$ko" -- sh -c '
+"$TD_SRC/scripts/vm-run" --build "$build" --kernel "$kver" --module "$ko" -- sh -c '
 	set -e
 	grep -q "^task_diag " /proc/modules
 	genl-ctrl-list | grep -w task_diag
@@ -92,6 +93,18 @@ cat "$guest"
 grep -qE 'task_diag' "$guest" || fail "genl-ctrl-list does not list task_diag"
 n=$(sed -n 's/^\([0-9][0-9]*\) tasks (scope all_processes)$/\1/p' "$guest")
 [ -n "$n" ] && [ "$n" -gt 3 ] || fail "the dump did not list the guest's processes"
+
+# A kernel the module is not tested on (same headers, another release
+# name): DKMS skips it, with its "excluded" status, and builds nothing.
+other=6.5.0-99-amd64
+rc=0
+dkms build -m task-diag -v "$version" -k "$other" --kernelsourcedir "$kdir" "${dk[@]}" \
+	>"$work/excluded.log" 2>&1 || rc=$?
+[ "$rc" -eq 77 ] || { cat "$work/excluded.log"; fail "dkms build -k $other: status $rc, not 77 (excluded)"; }
+grep -q "BUILD_EXCLUSIVE" "$work/excluded.log" || { cat "$work/excluded.log"; fail "DKMS gave no BUILD_EXCLUSIVE reason"; }
+[ -z "$(find "$work/tree/task-diag/$version" -path "*$other*" -name 'task_diag.ko*')" ] ||
+	fail "DKMS built a module for the excluded $other"
+echo "dkms build -k $other: excluded, as it should be"
 
 dkms uninstall -m task-diag -v "$version" -k "$kver" --no-depmod "${dk[@]}" \
 	>>"$work/dkms.log" 2>&1 || { cat "$work/dkms.log"; fail "dkms uninstall"; }

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 """The module leaks nothing per request, and unloading it under load is safe.
 
-Runs in the guest as root: usage test_lifetime.py PATH/TO/task_diag.ko
+Runs in the guest as root: usage test_lifetime.py PATH/TO/task_diag.ko [CYCLES]
 
 1. Unreclaimable slab (SUnreclaim in /proc/meminfo) before and after 10,000
    single-task requests with every group and 300 full dumps. Each request
@@ -25,7 +25,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import tdnl  # noqa: E402
 
 
-CYCLES = 100
+CYCLES = int(sys.argv[2]) if len(sys.argv) > 2 else 100
 
 
 def meminfo_kb(key):
