@@ -34,6 +34,8 @@
 
 #include <taskdiag/taskdiag.h>
 
+#include "task_diag_all_interval.h"
+
 #ifndef TDA_VERSION
 #define TDA_VERSION "unknown"
 #endif
@@ -2136,6 +2138,8 @@ int main(int argc, char **argv)
 	long hz;
 	int ret, fd = -1;
 
+	if (tda_interval_wanted(argc, argv))
+		return tda_interval_main(argc, argv);
 	parse_args(argc, argv, &opt);
 	hz = sysconf(_SC_CLK_TCK);
 	if (hz > 0) {
