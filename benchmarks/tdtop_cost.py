@@ -3,7 +3,8 @@
 """The in-guest half of benchmarks/tdtop_cost: spawn the population, then
 measure, round-robin, the CPU time (user + system, from wait4()) of
 `top -b`, `tdtop -b --backend netlink` and `tdtop -b --backend procfs`
-with -n 1 and -n 3; per refresh = (n3 - n1) / 2. Medians of the rounds."""
+with -n 1 and -n K (default 5); per refresh = (nK - n1) / (K - 1): start-up
+and the priming refresh cancel out. Medians of the rounds."""
 import argparse
 import json
 import os
@@ -27,7 +28,8 @@ def main():
     ap.add_argument("--tdspawn", required=True)
     ap.add_argument("--tdtop", required=True)
     ap.add_argument("--procs", type=int, default=10000)
-    ap.add_argument("--rounds", type=int, default=3)
+    ap.add_argument("--rounds", type=int, default=5)
+    ap.add_argument("--frames", type=int, default=5)
     ap.add_argument("--out", required=True)
     a = ap.parse_args()
     for path, val in (("/proc/sys/kernel/pid_max", "4194304"),
@@ -49,12 +51,12 @@ def main():
     for r in range(a.rounds):
         for t, argv in tools.items():
             one = cpu_of(argv + ["-n", "1"])
-            three = cpu_of(argv + ["-n", "3"])
-            per[t].append((three - one) / 2)
-            print("round %d %-14s per refresh %.4f s CPU (n1 %.3f s, n3 %.3f s)" % (
-                r, t, per[t][-1], one, three), flush=True)
+            many = cpu_of(argv + ["-n", str(a.frames)])
+            per[t].append((many - one) / (a.frames - 1))
+            print("round %d %-14s per refresh %.4f s CPU (n1 %.3f s, n%d %.3f s)" % (
+                r, t, per[t][-1], one, a.frames, many), flush=True)
     tasks = len([d for d in os.listdir("/proc") if d.isdigit()])
-    res = {"processes_in_guest": tasks, "rounds": a.rounds,
+    res = {"processes_in_guest": tasks, "rounds": a.rounds, "frames": a.frames,
            "per_refresh_cpu_s": {t: {"median": statistics.median(v), "runs": v}
                                  for t, v in per.items()}}
     top = res["per_refresh_cpu_s"]["top"]["median"]

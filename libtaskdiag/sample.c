@@ -622,17 +622,22 @@ size_t taskdiag_diff_appeared_count(const struct taskdiag_diff *d)
 	return d ? d->appeared : 0;
 }
 
+static int td_diff_sort(struct taskdiag_diff *d, struct td_sort_ctx *c)
+{
+	if (d->n) {
+		c->recs = d->cur->recs;
+		td_sort_idx(d->order, d->n, td_sort_cmp, c);
+	}
+	return 0;
+}
+
 int taskdiag_diff_sort_item(struct taskdiag_diff *d, enum taskdiag_item item, bool descending)
 {
 	struct td_sort_ctx c = { .key = item, .desc = descending };
 
 	if (!d || (unsigned int)item >= TASKDIAG_ITEM__COUNT)
 		return -EINVAL;
-	if (!d->n)
-		return 0;
-	c.recs = d->cur->recs;
-	td_sort_idx(d->order, d->n, td_sort_cmp, &c);
-	return 0;
+	return td_diff_sort(d, &c);
 }
 
 int taskdiag_diff_sort_derived(struct taskdiag_diff *d, enum taskdiag_derived what,
@@ -642,9 +647,5 @@ int taskdiag_diff_sort_derived(struct taskdiag_diff *d, enum taskdiag_derived wh
 
 	if (!d || what <= 0 || what >= TASKDIAG_DERIVED__COUNT)
 		return -EINVAL;
-	if (!d->n)
-		return 0;
-	c.recs = d->cur->recs;
-	td_sort_idx(d->order, d->n, td_sort_cmp, &c);
-	return 0;
+	return td_diff_sort(d, &c);
 }

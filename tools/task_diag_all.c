@@ -1215,6 +1215,9 @@ static void usage(FILE *f)
 	      "  -h, --help               this text\n"
 	      "  -V, --version            the version\n"
 	      "\n"
+	      "Per interval (%cpu and rates, like pidstat; see the man page):\n"
+	      "task_diag_all --interval SEC [--count N] [-A] [-p PID] [-j|--csv] [-b B]\n"
+	      "\n"
 	      "Exit status: 0 ok, 1 error, 2 bad usage, 3 task_diag module not loaded,\n"
 	      "4 permission denied, 5 no such pid, 6 --verify found differences.\n", f);
 }

@@ -7,7 +7,7 @@
  * --interval is on the command line.
  *
  *   task_diag_all --interval SEC [--count N] [-A] [-p PID] [-j | --csv]
- *                 [--backend auto|netlink|procfs]
+ *                 [-b, --backend auto|netlink|procfs]
  *
  * Exit status as task_diag_all's: 0, 1 error, 2 bad usage, 3 module not loaded.
  */
@@ -22,6 +22,7 @@
 #include <taskdiag/taskdiag.h>
 
 #include "task_diag_all_interval.h"
+#include "td_backend_opt.h"
 
 enum fmt { FMT_TABLE, FMT_JSON, FMT_CSV };
 
@@ -48,7 +49,7 @@ static void __attribute__((noreturn)) bad_usage(const char *msg, const char *arg
 {
 	fprintf(stderr, "task_diag_all: %s%s%s\n", msg, arg ? ": " : "", arg ? arg : "");
 	fputs("Usage: task_diag_all --interval SEC [--count N] [-A] [-p PID] [-j | --csv] "
-	      "[--backend auto|netlink|procfs]\n", stderr);
+	      "[-b, --backend auto|netlink|procfs]\n", stderr);
 	exit(2);
 }
 
@@ -67,7 +68,7 @@ static void parse(int argc, char **argv, struct iopts *o)
 	char *end;
 	int c;
 
-	while ((c = getopt_long(argc, argv, "Ap:j", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "Ap:jb:", longopts, NULL)) != -1) {
 		errno = 0;
 		switch (c) {
 		case 'I':
@@ -94,15 +95,10 @@ static void parse(int argc, char **argv, struct iopts *o)
 		case 'C':
 			o->fmt = FMT_CSV;
 			break;
+		case 'b':
 		case 'B':
-			if (!strcmp(optarg, "auto"))
-				o->backend = TASKDIAG_BACKEND_AUTO;
-			else if (!strcmp(optarg, "netlink"))
-				o->backend = TASKDIAG_BACKEND_NETLINK;
-			else if (!strcmp(optarg, "procfs"))
-				o->backend = TASKDIAG_BACKEND_PROCFS;
-			else
-				bad_usage("unknown backend", optarg);
+			if (!td_backend_parse(optarg, &o->backend))
+				bad_usage("unknown backend (auto, netlink or procfs)", optarg);
 			break;
 		default:
 			bad_usage("an option --interval does not take", NULL);

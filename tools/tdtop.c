@@ -27,6 +27,7 @@
 #include <unistd.h>
 #include <utmp.h>
 
+#include "td_backend_opt.h"
 #include "tdtop.h"
 
 #ifndef TDTOP_VERSION
@@ -729,13 +730,7 @@ static void parse_options(struct tdtop *tt, int argc, char **argv)
 			break;
 		}
 		case 'B':
-			if (!strcmp(optarg, "auto"))
-				tt->backend = TASKDIAG_BACKEND_AUTO;
-			else if (!strcmp(optarg, "netlink"))
-				tt->backend = TASKDIAG_BACKEND_NETLINK;
-			else if (!strcmp(optarg, "procfs"))
-				tt->backend = TASKDIAG_BACKEND_PROCFS;
-			else
+			if (!td_backend_parse(optarg, &tt->backend))
 				usage_error("unknown backend \"%s\" (auto, netlink or procfs)", optarg);
 			break;
 		case 'h':
