@@ -124,7 +124,10 @@ static bool selected(const struct tdtop *tt, const struct tdtop_row *r, bool bus
 {
 	size_t k;
 
-	if (tt->has_user && r->euid != tt->user)
+	if (tt->has_user && r->euid != tt->user &&
+	    (!tt->any_user || (get_u64(r->t, TASKDIAG_ITEM_CRED_UID) != tt->user &&
+			       get_u64(r->t, TASKDIAG_ITEM_CRED_SUID) != tt->user &&
+			       get_u64(r->t, TASKDIAG_ITEM_CRED_FSUID) != tt->user)))
 		return false;
 	if (tt->hide_idle && !busy)
 		return false;
@@ -584,7 +587,9 @@ static void usage(FILE *f)
 	      "  -b                batch mode: print frames, no screen\n"
 	      "  -n N              stop after N frames\n"
 	      "  -d SECS           delay between frames (default 3.0)\n"
-	      "  -u USER, -U USER  only tasks of this effective user (name or uid)\n"
+	      "  -u USER           only tasks of this effective user (name or uid)\n"
+	      "  -U USER           only tasks with this real, effective, saved or\n"
+	      "                    file-system user\n"
 	      "  -p PID[,PID...]   only these processes\n"
 	      "  -H                threads instead of processes\n"
 	      "  -i                hide idle tasks (no CPU used, not running)\n"
@@ -701,6 +706,7 @@ static void parse_options(struct tdtop *tt, int argc, char **argv)
 			if (tdtop_user_lookup(optarg, &tt->user))
 				usage_error("invalid user \"%s\"", optarg);
 			tt->has_user = true;
+			tt->any_user = c == 'U';
 			break;
 		case 'p':
 			parse_pids(tt, optarg);

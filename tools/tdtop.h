@@ -52,7 +52,8 @@ struct tdtop {
 	long iterations;	/* -n; 0: no limit */
 	enum tdtop_col sort;
 	bool has_user;
-	uid_t user;		/* -u / u */
+	bool any_user;		/* -U: real, effective, saved or file-system user */
+	uid_t user;		/* -u / -U / u */
 	pid_t *pids;		/* -p */
 	size_t npids;
 	int width;		/* batch: -w, else 80 */

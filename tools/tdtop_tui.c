@@ -175,6 +175,7 @@ static void key_user(struct tdtop *tt)
 	}
 	tt->user = uid;
 	tt->has_user = true;
+	tt->any_user = false;
 }
 
 static void key_delay(struct tdtop *tt)

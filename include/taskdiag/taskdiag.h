@@ -372,8 +372,10 @@ TASKDIAG_API int taskdiag_replay_request(struct taskdiag *td, struct taskdiag_re
 
 /*
  * Samples and rates (since 0.2). A sample holds every record of one request
- * in one allocation that is reused by the next taskdiag_sample_take(): once
- * it has grown to the population, taking a sample allocates nothing. A diff
+ * in storage that the next taskdiag_sample_take() reuses (one array of
+ * records, one arena for their strings and bytes, two index arrays): once it
+ * has grown to the population, the sample and the diff allocate nothing
+ * (the request itself still allocates its iterator and message). A diff
  * compares two samples: tasks are matched on (pid, start time), so a reused
  * pid is a new task, and it derives CPU shares and per-second rates.
  */
