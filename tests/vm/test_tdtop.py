@@ -17,8 +17,15 @@ processes that burn 30 % and 60 % of a CPU (busy for that share of every
   procfs shows with its current work);
 - no task missing from one frame but a kernel thread or the tools
   themselves (and this script, whose memory moves);
-- %CPU of each duty-cycle fixture within TOL points of its share, in both
-  tools (the tolerance both must meet);
+- %CPU of each duty-cycle fixture, from a second pair of runs of both tools
+  side by side (-d 6: about the same interval, so that the host's load, which
+  moves what a TCG guest charges its tasks, falls alike on both): the two
+  within PAIR_TOL points of each other, and tdtop within TOL points of the
+  fixture's share whenever top is (the tolerance both must meet; when top
+  is not, the guest did not get the share and only the pair is checked);
+- memory columns of tasks that are not fixtures may move between the runs:
+  top runs again after tdtop, and tdtop's value must equal one of top's
+  two or lie between them;
 - the same with -H (threads): the Threads line, and one row per thread of
   the threaded fixture, as /proc/PID/task lists them.
 
@@ -34,7 +41,8 @@ import time
 TOP = "/usr/bin/top"
 PY = "/usr/bin/python3"
 DELAY = "2"
-TOL = 15.0
+TOL = 20.0
+PAIR_TOL = 15.0
 DUTIES = [0.30, 0.60]
 
 DUTY = r"""
@@ -119,8 +127,42 @@ COLS = ["PID", "USER", "PR", "NI", "VIRT", "RES", "SHR", "S", "%CPU", "%MEM", "T
         "COMMAND"]
 
 
-def compare(what, top_out, td_out, fixtures, busy, skip, check_cpu=True):
+def check_cpu_side_by_side(tdtop, backend, busy):
+    """%CPU of the duty-cycle fixtures, both tools over the same interval."""
+    t = subprocess.Popen([TOP, "-b", "-n", "2", "-d", "6"], stdout=subprocess.PIPE, text=True)
+    d = subprocess.Popen([tdtop, "-b", "-n", "2", "-d", "6", "--backend", backend],
+                         stdout=subprocess.PIPE, text=True)
+    trows, drows = frames(t.communicate()[0])[-1][1], frames(d.communicate()[0])[-1][1]
+    if t.returncode or d.returncode:
+        fail("side by side: top exit %d, tdtop exit %d" % (t.returncode, d.returncode))
+    for pid, duty in busy.items():
+        if pid not in trows or pid not in drows:
+            fail("side by side: duty fixture %d missing" % pid)
+            continue
+        tc, dc = float(trows[pid][8]), float(drows[pid][8])
+        print("duty %.0f %%: top %.1f, tdtop %.1f %%CPU" % (duty * 100, tc, dc))
+        if abs(tc - dc) > PAIR_TOL:
+            fail("duty %.0f %%: top %.1f and tdtop %.1f %%CPU over the same interval" %
+                 (duty * 100, tc, dc))
+        if abs(tc - duty * 100) > TOL:
+            # top, the oracle, says the guest did not get its share (a loaded
+            # host starves TCG vCPUs and the guest loses ticks): the two
+            # tools' agreement over the same interval is what is left to check
+            print("note: top's %.1f is off the %.0f %% duty: the share was not delivered"
+                  % (tc, duty * 100))
+        elif abs(dc - duty * 100) > TOL:
+            fail("tdtop shows %.1f %%CPU for a %.0f %% duty cycle (top %.1f)" %
+                 (dc, duty * 100, tc))
+
+
+def kib(s):
+    m = re.match(r"^([\d.]+)([kmgtpe]?)$", s)
+    return float(m.group(1)) * 1024 ** "kmgtpe".index(m.group(2) or "k") if m else None
+
+
+def compare(what, top_out, td_out, fixtures, busy, skip, top_after):
     (tsum, trows), (dsum, drows) = frames(top_out)[-1], frames(td_out)[-1]
+    arows = frames(top_after)[-1][1]
     if tsum[6] != dsum[6]:
         fail("%s: header %r vs %r" % (what, tsum[6], dsum[6]))
     for i in (1, 2, 3, 4):
@@ -150,19 +192,13 @@ def compare(what, top_out, td_out, fixtures, busy, skip, check_cpu=True):
             if name == "COMMAND" and t[4] == "0" and t[k] != d[k] and \
                     t[k].startswith("kworker"):
                 continue
+            if t[k] != d[k] and name in ("VIRT", "RES", "SHR") and pid not in fixtures and \
+                    pid in arows:
+                a, v, b = kib(t[k]), kib(d[k]), kib(arows[pid][k])
+                if None not in (a, v, b) and min(a, b) <= v <= max(a, b):
+                    continue
             if t[k] != d[k]:
                 fail("%s: pid %d %s: top %r tdtop %r" % (what, pid, name, t[k], d[k]))
-    for pid, duty in busy.items() if check_cpu else ():
-        for tool, rows in (("top", trows), ("tdtop", drows)):
-            if pid not in rows:
-                fail("%s: duty fixture %d missing from %s" % (what, pid, tool))
-                continue
-            cpu = float(rows[pid][8])
-            if abs(cpu - duty * 100) > TOL:
-                fail("%s: %s shows %.1f %%CPU for a %.0f %% duty cycle" %
-                     (what, tool, cpu, duty * 100))
-            else:
-                print("%s: %s %%CPU %.1f for duty %.0f %%" % (what, tool, cpu, duty * 100))
     return compared, trows, drows
 
 
@@ -198,25 +234,28 @@ def main():
         skip = {os.getpid()}
         top_out = run([TOP, "-b", "-n", "2", "-d", DELAY])
         td_out = run([tdtop, "-b", "-n", "2", "-d", DELAY, "--backend", backend])
-        for out in (top_out, td_out):
+        top_after = run([TOP, "-b", "-n", "1"])
+        for out in (top_out, td_out, top_after):
             for _, rows in frames(out):
                 for pid, f in rows.items():
                     if f[11] in ("top", "tdtop"):
                         skip.add(pid)
-        n, _, _ = compare("processes", top_out, td_out, fixtures, busy, skip)
+        n, _, _ = compare("processes", top_out, td_out, fixtures, busy, skip, top_after)
         print("processes: %d tasks compared" % n)
         if n < 20:
             fail("only %d tasks compared" % n)
+        check_cpu_side_by_side(tdtop, backend, busy)
 
         top_out = run([TOP, "-b", "-H", "-n", "1"])
         td_out = run([tdtop, "-b", "-H", "-n", "1", "--backend", backend])
-        for out in (top_out, td_out):
+        top_after = run([TOP, "-b", "-H", "-n", "1"])
+        for out in (top_out, td_out, top_after):
             for _, rows in frames(out):
                 for pid, f in rows.items():
                     if f[11] in ("top", "tdtop"):
                         skip.add(pid)
         n, trows, drows = compare("threads", top_out, td_out, fixtures, busy, skip,
-                                    check_cpu=False)
+                                   top_after)
         tids = {int(t) for t in os.listdir("/proc/%d/task" % thr.pid)}
         if len(tids) != 5 or not tids <= set(drows) or not tids <= set(trows):
             fail("threads: fixture threads %s, tdtop shows %s" %
