@@ -166,4 +166,18 @@ TD_HIDDEN int td_nl_set_record(struct taskdiag *td, int fd);
 TD_HIDDEN int td_nl_replay_open(struct taskdiag *td, int fd);
 TD_HIDDEN int td_nl_replay_request(struct taskdiag *td, struct taskdiag_request *req);
 
+/*
+ * Samples (sample.c) built by hand, for tests: td_sample_reset() empties
+ * @s, td_sample_append() copies @t (its blobs included) and
+ * td_sample_finish() fixes the blobs' pointers, builds the pid index and
+ * stamps the sample with @time_ns (CLOCK_BOOTTIME). taskdiag_sample_take()
+ * is these three around an iteration.
+ */
+TD_HIDDEN void td_sample_reset(struct taskdiag_sample *s);
+TD_HIDDEN int td_sample_append(struct taskdiag_sample *s, const struct taskdiag_task *t);
+TD_HIDDEN int td_sample_finish(struct taskdiag_sample *s, uint64_t time_ns);
+
+/* taskdiag_system_read() from another root laid out as /proc (tests). */
+TD_HIDDEN int td_system_read_at(const char *root, struct taskdiag_system *sys, size_t size);
+
 #endif /* TASKDIAG_INTERNAL_H */

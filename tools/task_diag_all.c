@@ -34,6 +34,8 @@
 
 #include <taskdiag/taskdiag.h>
 
+#include "task_diag_all_interval.h"
+
 #ifndef TDA_VERSION
 #define TDA_VERSION "unknown"
 #endif
@@ -1213,6 +1215,9 @@ static void usage(FILE *f)
 	      "  -h, --help               this text\n"
 	      "  -V, --version            the version\n"
 	      "\n"
+	      "Per interval (%cpu and rates, like pidstat; see the man page):\n"
+	      "task_diag_all --interval SEC [--count N] [-A] [-p PID] [-j|--csv] [-b B]\n"
+	      "\n"
 	      "Exit status: 0 ok, 1 error, 2 bad usage, 3 task_diag module not loaded,\n"
 	      "4 permission denied, 5 no such pid, 6 --verify found differences.\n", f);
 }
@@ -2136,6 +2141,8 @@ int main(int argc, char **argv)
 	long hz;
 	int ret, fd = -1;
 
+	if (tda_interval_wanted(argc, argv))
+		return tda_interval_main(argc, argv);
 	parse_args(argc, argv, &opt);
 	hz = sysconf(_SC_CLK_TCK);
 	if (hz > 0) {

@@ -388,6 +388,181 @@ TASKDIAG_API int taskdiag_open_replay(struct taskdiag **td, int fd);
  */
 TASKDIAG_API int taskdiag_replay_request(struct taskdiag *td, struct taskdiag_request *req);
 
+/*
+ * Samples and rates (since 0.2). A sample holds every record of one request
+ * in storage that the next taskdiag_sample_take() reuses (one array of
+ * records, one arena for their strings and bytes, two index arrays): once it
+ * has grown to the population, the sample and the diff allocate nothing
+ * (the request itself still allocates its iterator and message). A diff
+ * compares two samples: tasks are matched on (pid, start time), so a reused
+ * pid is a new task, and it derives CPU shares and per-second rates.
+ */
+struct taskdiag_sample;
+struct taskdiag_diff;
+
+/** A new, empty sample. Return: 0 or -ENOMEM. */
+TASKDIAG_API int taskdiag_sample_new(struct taskdiag_sample **s);
+/** Free a sample; NULL is ignored. Diffs that use it must not be read after. */
+TASKDIAG_API void taskdiag_sample_free(struct taskdiag_sample *s);
+/**
+ * taskdiag_sample_take() - replace the sample's records with those of @req
+ *
+ * Strings and bytes are copied into the sample, so records stay valid until
+ * the next take or free. The sample's time is CLOCK_BOOTTIME when the
+ * request starts (the clock of base.start_time); its order is the dump's
+ * (ascending pid). Ask for TASKDIAG_GROUP_BASE to match tasks on their start
+ * time, TASKDIAG_GROUP_STAT for CPU and faults, TASKDIAG_GROUP_IO and
+ * TASKDIAG_GROUP_STATUS for I/O and context-switch rates.
+ *
+ * Return: the number of records, or a negative errno (the sample is then
+ * empty).
+ */
+TASKDIAG_API int taskdiag_sample_take(struct taskdiag *td, const struct taskdiag_request *req,
+				      struct taskdiag_sample *s);
+/** The number of records. */
+TASKDIAG_API size_t taskdiag_sample_count(const struct taskdiag_sample *s);
+/** The record at position @i of the sample's current order, or NULL. */
+TASKDIAG_API const struct taskdiag_task *taskdiag_sample_task(const struct taskdiag_sample *s,
+							      size_t i);
+/** When the sample was taken: nanoseconds of CLOCK_BOOTTIME. */
+TASKDIAG_API uint64_t taskdiag_sample_time(const struct taskdiag_sample *s);
+/**
+ * taskdiag_sample_sort() - order the sample's records by @item
+ *
+ * Numbers compare as numbers, strings and bytes as bytes; records without
+ * the item come last in either direction; ties go by ascending pid.
+ * Return: 0, or -EINVAL for an item out of range.
+ */
+TASKDIAG_API int taskdiag_sample_sort(struct taskdiag_sample *s, enum taskdiag_item item,
+				      bool descending);
+
+/** enum taskdiag_derived - values a diff derives for each task */
+enum taskdiag_derived {
+	TASKDIAG_DERIVED_CPU = 1,	/* utime+stime over the interval, % of one CPU (top's %CPU) */
+	TASKDIAG_DERIVED_CPU_MACHINE,	/* the same, % of all online CPUs */
+	TASKDIAG_DERIVED_CPU_TIME,	/* utime+stime grown in the interval, nanoseconds */
+	TASKDIAG_DERIVED_MINFLT_RATE,	/* per second, as every *_RATE */
+	TASKDIAG_DERIVED_MAJFLT_RATE,
+	TASKDIAG_DERIVED_RCHAR_RATE,	/* bytes per second */
+	TASKDIAG_DERIVED_WCHAR_RATE,
+	TASKDIAG_DERIVED_SYSCR_RATE,	/* read calls per second */
+	TASKDIAG_DERIVED_SYSCW_RATE,
+	TASKDIAG_DERIVED_READ_BYTES_RATE,	/* storage bytes per second */
+	TASKDIAG_DERIVED_WRITE_BYTES_RATE,
+	TASKDIAG_DERIVED_VOLUNTARY_CTXT_RATE,	/* context switches per second */
+	TASKDIAG_DERIVED_NONVOLUNTARY_CTXT_RATE,
+
+	TASKDIAG_DERIVED__COUNT	/* not a value: one more than the last */
+};
+
+/** The name of a derived value ("cpu", "minflt_rate", ...), or NULL. */
+TASKDIAG_API const char *taskdiag_derived_name(enum taskdiag_derived d);
+/** Look a derived value up by name: the value, or -ENOENT. */
+TASKDIAG_API int taskdiag_derived_lookup(const char *name);
+
+/** A new diff. Return: 0 or -ENOMEM. */
+TASKDIAG_API int taskdiag_diff_new(struct taskdiag_diff **d);
+/** Free a diff; NULL is ignored. */
+TASKDIAG_API void taskdiag_diff_free(struct taskdiag_diff *d);
+/**
+ * taskdiag_diff_compute() - compare @prev (older) with @cur (newer)
+ *
+ * The diff refers to both samples until the next compute: keep them, and
+ * take nothing into them meanwhile (sorting them is fine). Its tasks are
+ * those of @cur, in @cur's order at the time of the call.
+ * A task of @cur matches a task of @prev with the same pid and, when both
+ * records have it, the same base.start_time. A task that appeared (no
+ * match) and started after @prev was taken counts from zero: its whole use
+ * falls in the interval. With ncpu = 0 the online CPUs are counted.
+ *
+ * Return: 0, -EINVAL, or -ENOMEM (the diff is then empty).
+ */
+TASKDIAG_API int taskdiag_diff_compute(struct taskdiag_diff *d, const struct taskdiag_sample *prev,
+				       const struct taskdiag_sample *cur, unsigned int ncpu);
+/** The interval between the two samples, in nanoseconds (0 if cur is not later). */
+TASKDIAG_API uint64_t taskdiag_diff_interval(const struct taskdiag_diff *d);
+/** The number of tasks (those of the newer sample). */
+TASKDIAG_API size_t taskdiag_diff_count(const struct taskdiag_diff *d);
+/** The newer record at position @i of the diff's order, or NULL. */
+TASKDIAG_API const struct taskdiag_task *taskdiag_diff_task(const struct taskdiag_diff *d,
+							    size_t i);
+/** The older record of the same task, or NULL if it appeared in the interval. */
+TASKDIAG_API const struct taskdiag_task *taskdiag_diff_prev(const struct taskdiag_diff *d,
+							    size_t i);
+/**
+ * taskdiag_diff_get() - a derived value of the task at position @i
+ *
+ * Return: 0 with @val set; otherwise @val is 0 and the return says why:
+ * -ENOENT (an item it needs is absent, or the task is new but did not start
+ * in the interval), -ERANGE (a counter went backwards: not the same
+ * counting, no rate), -EDOM (zero interval), -EINVAL (bad arguments).
+ */
+TASKDIAG_API int taskdiag_diff_get(const struct taskdiag_diff *d, size_t i,
+				   enum taskdiag_derived what, double *val);
+/** The number of tasks of the older sample that the newer one lacks (exited). */
+TASKDIAG_API size_t taskdiag_diff_exited_count(const struct taskdiag_diff *d);
+/** The older record of exited task @j (0 <= j < exited count), or NULL. */
+TASKDIAG_API const struct taskdiag_task *taskdiag_diff_exited(const struct taskdiag_diff *d,
+							      size_t j);
+/** The number of tasks of the newer sample without a match (appeared). */
+TASKDIAG_API size_t taskdiag_diff_appeared_count(const struct taskdiag_diff *d);
+/**
+ * taskdiag_diff_sort_item() / taskdiag_diff_sort_derived() - order the
+ * diff's tasks by an item of the newer record or by a derived value;
+ * tasks without one come last, ties go by ascending pid.
+ * Return: 0 or -EINVAL.
+ */
+TASKDIAG_API int taskdiag_diff_sort_item(struct taskdiag_diff *d, enum taskdiag_item item,
+					 bool descending);
+TASKDIAG_API int taskdiag_diff_sort_derived(struct taskdiag_diff *d, enum taskdiag_derived what,
+					    bool descending);
+
+/** struct taskdiag_cpu_times - the "cpu" line of /proc/stat, in nanoseconds */
+struct taskdiag_cpu_times {
+	uint64_t user, nice, system, idle, iowait, irq, softirq, steal, guest, guest_nice;
+};
+
+/**
+ * struct taskdiag_system - machine-wide figures a top needs
+ *
+ * Append-only: callers pass sizeof() of the struct they were built with.
+ */
+struct taskdiag_system {
+	uint64_t boot_time;	/* seconds since the epoch (/proc/stat btime) */
+	uint64_t uptime;	/* nanoseconds since boot (/proc/uptime) */
+	uint32_t hz;		/* clock ticks per second of /proc (USER_HZ) */
+	uint32_t ncpu;		/* CPUs listed in /proc/stat (online) */
+	double loadavg[3];	/* 1, 5 and 15 minutes */
+	uint32_t nr_running;	/* runnable tasks (/proc/loadavg) */
+	uint32_t nr_threads;	/* tasks (/proc/loadavg) */
+	uint64_t mem_total;	/* bytes, as every mem_* and swap_* (/proc/meminfo) */
+	uint64_t mem_free;
+	uint64_t mem_available;
+	uint64_t buffers;
+	uint64_t cached;
+	uint64_t sreclaimable;
+	uint64_t shmem;
+	uint64_t swap_total;
+	uint64_t swap_free;
+	struct taskdiag_cpu_times cpu;	/* all CPUs together */
+	uint64_t ctxt;		/* context switches since boot */
+	uint64_t processes;	/* forks since boot */
+	uint32_t procs_running;
+	uint32_t procs_blocked;
+};
+
+/**
+ * taskdiag_system_read() - read the machine-wide figures
+ * @sys: filled up to @size bytes (fields this library lacks stay zero)
+ * @size: sizeof(*sys) as the caller knows it
+ *
+ * Reads /proc (or $TASKDIAG_PROC_ROOT, as the procfs backend) with a few
+ * reads into the stack: no allocation.
+ * Return: 0, -EINVAL, -EBADMSG (a file not laid out as expected) or the
+ * errno of opening or reading a file.
+ */
+TASKDIAG_API int taskdiag_system_read(struct taskdiag_system *sys, size_t size);
+
 #ifdef __cplusplus
 }
 #endif

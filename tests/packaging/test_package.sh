@@ -124,7 +124,7 @@ fi
 
 # task-diag-tools: the programs and their man pages.
 if d=$(deb task-diag-tools "$arch"); then
-	for t in task_diag_all tdps; do
+	for t in task_diag_all tdps tdtop; do
 		has "$d" "/usr/bin/$t"
 		has "$d" "/usr/share/man/man1/$t.1.gz"
 	done
