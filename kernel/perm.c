@@ -114,7 +114,7 @@ void td_who_init(struct td_who *w, const struct cred *cred, struct pid *tgid,
  */
 static void td_subject_set_procfs(struct td_subject *s, struct super_block *sb)
 {
-	const struct proc_fs_info *fsi = proc_sb_info(sb);
+	const struct proc_fs_info *fsi = td_proc_fs_info(sb);
 
 	s->hide_pid = fsi->hide_pid;
 	s->pid_gid = fsi->pid_gid;
