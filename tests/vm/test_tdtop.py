@@ -209,6 +209,23 @@ def compare(what, top_out, td_out, fixtures, busy, skip, top_after):
     return compared, trows, drows
 
 
+def with_retries(check, fixtures, tries=3):
+    """Run check(); when all it found wrong is about tasks that are not
+    fixtures (another process of the guest whose memory moved between the
+    two tools' reads, though not between top's two), run it again: a real
+    difference comes back every time, a moving task does not."""
+    for i in range(tries):
+        before = len(failures)
+        check()
+        new = failures[before:]
+        pids = {int(m) for f in new for m in re.findall(r"pid (\d+)", f)}
+        if not new or i == tries - 1 or not pids or pids & fixtures or \
+                any("pid" not in f for f in new):
+            return
+        print("retry: only non-fixture tasks moved (%s)" % sorted(pids))
+        del failures[before:]
+
+
 def run(argv):
     return subprocess.run(argv, capture_output=True, text=True, check=True).stdout
 
@@ -238,36 +255,40 @@ def main():
         fixtures = {p.pid for p in procs}
         time.sleep(2)  # the fixtures settle (imports done, duty cycles running)
 
+        def processes():
+            top_out = run([TOP, "-b", "-n", "2", "-d", DELAY])
+            td_out = run([tdtop, "-b", "-n", "2", "-d", DELAY, "--backend", backend])
+            top_after = run([TOP, "-b", "-n", "1"])
+            for out in (top_out, td_out, top_after):
+                for _, rows in frames(out):
+                    for pid, f in rows.items():
+                        if f[11] in ("top", "tdtop"):
+                            skip.add(pid)
+            n, _, _ = compare("processes", top_out, td_out, fixtures, busy, skip, top_after)
+            print("processes: %d tasks compared" % n)
+            if n < 20:
+                fail("only %d tasks compared" % n)
         skip = {os.getpid()}
-        top_out = run([TOP, "-b", "-n", "2", "-d", DELAY])
-        td_out = run([tdtop, "-b", "-n", "2", "-d", DELAY, "--backend", backend])
-        top_after = run([TOP, "-b", "-n", "1"])
-        for out in (top_out, td_out, top_after):
-            for _, rows in frames(out):
-                for pid, f in rows.items():
-                    if f[11] in ("top", "tdtop"):
-                        skip.add(pid)
-        n, _, _ = compare("processes", top_out, td_out, fixtures, busy, skip, top_after)
-        print("processes: %d tasks compared" % n)
-        if n < 20:
-            fail("only %d tasks compared" % n)
+        with_retries(processes, fixtures)
         check_cpu_side_by_side(tdtop, backend, busy)
 
-        top_out = run([TOP, "-b", "-H", "-n", "1"])
-        td_out = run([tdtop, "-b", "-H", "-n", "1", "--backend", backend])
-        top_after = run([TOP, "-b", "-H", "-n", "1"])
-        for out in (top_out, td_out, top_after):
-            for _, rows in frames(out):
-                for pid, f in rows.items():
-                    if f[11] in ("top", "tdtop"):
-                        skip.add(pid)
-        n, trows, drows = compare("threads", top_out, td_out, fixtures, busy, skip,
-                                   top_after)
-        tids = {int(t) for t in os.listdir("/proc/%d/task" % thr.pid)}
-        if len(tids) != 5 or not tids <= set(drows) or not tids <= set(trows):
-            fail("threads: fixture threads %s, tdtop shows %s" %
-                 (sorted(tids), sorted(tids & set(drows))))
-        print("threads: %d tasks compared" % n)
+        def threads():
+            top_out = run([TOP, "-b", "-H", "-n", "1"])
+            td_out = run([tdtop, "-b", "-H", "-n", "1", "--backend", backend])
+            top_after = run([TOP, "-b", "-H", "-n", "1"])
+            for out in (top_out, td_out, top_after):
+                for _, rows in frames(out):
+                    for pid, f in rows.items():
+                        if f[11] in ("top", "tdtop"):
+                            skip.add(pid)
+            n, trows, drows = compare("threads", top_out, td_out, fixtures, busy, skip,
+                                       top_after)
+            tids = {int(t) for t in os.listdir("/proc/%d/task" % thr.pid)}
+            if len(tids) != 5 or not tids <= set(drows) or not tids <= set(trows):
+                fail("threads: fixture threads %s, tdtop shows %s" %
+                     (sorted(tids), sorted(tids & set(drows))))
+            print("threads: %d tasks compared" % n)
+        with_retries(threads, fixtures)
     finally:
         for p in procs:
             try:
