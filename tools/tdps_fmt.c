@@ -983,10 +983,11 @@ int64_t tdps_spec_key(const struct tdps_spec *sp, const struct tdps_arg *a)
 	}
 	if (sp->fmt == f_time || sp->fmt == f_bsdtime || sp->fmt == f_times)
 		return (int64_t)cpu_ticks(t, a->cx);
+	/* in clock ticks, as procfs has it: tasks of one tick tie */
 	if (sp->fmt == f_etime || sp->fmt == f_etimes)
-		return -num(t, TASKDIAG_ITEM_BASE_START_TIME);
+		return -(int64_t)ticks(a->cx, num(t, TASKDIAG_ITEM_BASE_START_TIME));
 	if (sp->fmt == f_lstart || sp->fmt == f_start || sp->fmt == f_stime)
-		return num(t, TASKDIAG_ITEM_BASE_START_TIME);
+		return (int64_t)ticks(a->cx, num(t, TASKDIAG_ITEM_BASE_START_TIME));
 	if (sp->fmt == f_nice)
 		return num(t, TASKDIAG_ITEM_STAT_NICE);
 	if (sp->fmt == f_pri)

@@ -70,7 +70,7 @@ static void usage(void)
 	      " -w, w             wider (twice: unlimited); --cols, --width N\n"
 	      "\n"
 	      "Other:\n"
-	      "     --backend B   auto (default), netlink or procfs\n"
+	      " -b, --backend B   auto (default), netlink or procfs\n"
 	      "     --help        this text\n"
 	      " -V, V, --version  the version\n"
 	      "\n"
@@ -646,6 +646,19 @@ static void format_list(struct tdps_opts *o, char kind, char *arg, const char *m
 	keep_text(o, kind, arg);
 }
 
+static enum taskdiag_backend parse_backend(const char *s)
+{
+	if (!s)
+		tdps_usage_error("option --backend needs auto, netlink or procfs");
+	if (!strcmp(s, "auto"))
+		return TASKDIAG_BACKEND_AUTO;
+	if (!strcmp(s, "netlink"))
+		return TASKDIAG_BACKEND_NETLINK;
+	if (!strcmp(s, "procfs"))
+		return TASKDIAG_BACKEND_PROCFS;
+	tdps_usage_error("unknown backend \"%s\" (auto, netlink or procfs)", s);
+}
+
 static void unsupported_bsd(void) __attribute__((noreturn));
 static void unsupported_bsd(void)
 {
@@ -824,6 +837,10 @@ static bool unix_letter(struct tdps_opts *o, struct argv_walk *w, char c, char *
 	case 'V':
 		version();
 		break;
+	case 'b':
+		/* not a ps option: task_diag_all's -b */
+		o->backend = parse_backend(opt_arg(w, rest));
+		return true;
 	case 'C':
 		arg = opt_arg(w, rest);
 		need(arg, "list of command names must follow -C");
@@ -882,19 +899,6 @@ static void parse_unix(struct tdps_opts *o, struct argv_walk *w, char *s)
 	for (; *s; s++)
 		if (unix_letter(o, w, *s, s + 1))
 			return;
-}
-
-static enum taskdiag_backend parse_backend(const char *s)
-{
-	if (!s)
-		tdps_usage_error("option --backend needs auto, netlink or procfs");
-	if (!strcmp(s, "auto"))
-		return TASKDIAG_BACKEND_AUTO;
-	if (!strcmp(s, "netlink"))
-		return TASKDIAG_BACKEND_NETLINK;
-	if (!strcmp(s, "procfs"))
-		return TASKDIAG_BACKEND_PROCFS;
-	tdps_usage_error("unknown backend \"%s\" (auto, netlink or procfs)", s);
 }
 
 static size_t parse_cols(const char *s)
