@@ -1043,13 +1043,12 @@ void tdps_parse_args(int argc, char **argv, struct tdps_opts *o)
 
 		if (a[0] == '-' && a[1] == '-')
 			parse_long(o, &w, a + 2);
-		else if (a[0] == '-' && all_digits(a + 1))
-			pid_list(o, TDPS_SEL_PID, a + 1, "");
 		else if (a[0] == '-')
 			parse_unix(o, &w, a + 1);
-		else if (strspn(a, "0123456789, ") == strlen(a) && *a)
-			pid_list(o, TDPS_SEL_PID, a, "");
-		else
+		else if (a[0] >= '0' && a[0] <= '9') {
+			o->bsd = true;
+			one_pid(a, &o->sel[TDPS_SEL_PID]);
+		} else
 			parse_bsd(o, &w, a);
 	}
 	if ((o->thread_flags & TDPS_TF_L) && (o->thread_flags & TDPS_TF_T))

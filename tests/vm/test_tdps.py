@@ -35,8 +35,9 @@ The everyday command lines (aux, -ef, -eLf, axjf, --sort, --forest, -C,
 their PID column, as root, as nobody, on a terminal and with the procfs
 backend.
 
-Usage: test_tdps.py [TDPS] [--quick] [--backend procfs|netlink]
+Usage: test_tdps.py [TDPS] [--quick] [--forms] [--backend procfs|netlink]
   --quick    skip the per-specifier runs (for the procfs-only guest run)
+  --forms    only the everyday command lines (aux, -ef, ...)
 """
 import concurrent.futures
 import difflib
@@ -565,6 +566,7 @@ def check(case, ps1, ps2, td, fx, own_extra):
         return any(x in own for x in key)
 
     fixture_ids = fx.tids if fx else set()
+    moved = set()
     for key in sorted(set(ra) | set(rt) | (set(rb) if rb else set())):
         if owned(key):
             continue
@@ -587,8 +589,10 @@ def check(case, ps1, ps2, td, fx, own_extra):
             return fail("line of task %s differs" % (key,))
         if tag != "exact":
             notes[tag] = notes.get(tag, 0) + 1
-    common = [x for x in ot if x in ra and not owned(x)]
-    if common != [x for x in oa if x in rt and not owned(x)]:
+        if tag == "kworker-work":
+            moved.add(key)  # sorted by name, it may sort elsewhere
+    common = [x for x in ot if x in ra and not owned(x) and x not in moved]
+    if common != [x for x in oa if x in rt and not owned(x) and x not in moved]:
         return fail("tasks in a different order")
     return True, notes
 
@@ -628,7 +632,8 @@ def everyday_cases(C, fx, session):
         ("-g 12345 -o pid,egroup,comm", 0), ("-s %d -o pid,sid,comm" % fx.pty_leader, 0),
         ("-t %s" % pty, 0), ("t %s" % pty, 0), ("--tty %s -o pid,tty,stat,comm" % pty, 0),
         ("-t - -o pid,tty,comm", 0), ("-d", 0), ("-a", 0), ("-a -N", 0),
-        ("-p %s -o pid,comm" % two, 0), ("p %s u" % two, 1), ("%s" % two, 0),
+        ("-p %s -o pid,comm" % two, 0), ("p %s u" % two, 1), ("%d" % fx.pids[0], 0),
+        ("%s" % two, None),
         ("-q %s -o pid,comm" % two, 0), ("--pid %s --ppid %d -o pid,comm" % (two, fx.tree_pid), 0),
         ("-eo pid,wchan:20,nwchan,comm", 0),
         ("-eo pid,cgroup,pidns,mntns,netns,ipcns,utsns,userns,cgroupns,timens", 0),
@@ -660,12 +665,13 @@ def everyday_cases(C, fx, session):
 def main():
     args = sys.argv[1:]
     quick = "--quick" in args
+    forms = "--forms" in args
     backend = []
     if "--backend" in args:
         i = args.index("--backend")
         backend = ["--backend", args[i + 1]]
         del args[i:i + 2]
-    args = [a for a in args if a != "--quick"]
+    args = [a for a in args if a not in ("--quick", "--forms")]
     tdps = os.path.abspath(args[0]) if args else os.path.join(REPO, "build", "tools", "tdps")
     t0 = time.time()
 
@@ -735,6 +741,8 @@ def main():
             C("bad pid list", ["-p", "12,,3"]),
             C("unknown user", ["-u", "no-such-user-here"]),
         ]
+        if forms:
+            par = []
         with concurrent.futures.ThreadPoolExecutor(max_workers=2) as ex:
             list(ex.map(lambda c: compare(c, tdps, fx), par))
         log("phase 1: %d cases in %.0f s" % (len(par), time.time() - t0))
@@ -769,21 +777,23 @@ def main():
             C("on a terminal: -o", ["-o", "pid,tty,stat,tpgid,sid,pgid,comm"], keyed=1,
               runner=session),
         ]
-        seq += everyday_cases(C, fx, session)
+        if forms:
+            seq = everyday_cases(C, fx, session)
         if not backend and os.path.exists("/sys/module/task_diag"):
             # the other backend, on the combined formats
             pb = ["--backend", "procfs"]
             seq += [
+                C("procfs backend: aux", ["aux"], keyed=(1,), tdps_args=pb),
+                C("procfs backend: -eLf", ["-eLf"], keyed=(1, 3), tdps_args=pb),
+                C("procfs backend: axjf", ["axjf"], keyed=(1,), tdps_args=pb),
+                C("procfs backend: -el", ["-el"], keyed=(3,), tdps_args=pb),
+            ] if forms else [
                 *[C("procfs backend: -o ALL -p FIXTURES" + h, ["-o", part, "-p", pids],
                   tdps_args=pb) for h, part in halves(all_specs)],
                 *[C("procfs backend: -L -o ALL -p FIXTURES" + h, ["-L", "-o", part, "-p", pids],
                   tdps_args=pb) for h, part in halves(all_specs)],
                 *[C("procfs backend: -e -o pid,ALL" + h, ["-e", "-o", "pid," + part], keyed=1,
                   tdps_args=pb) for h, part in halves(all_specs)],
-                C("procfs backend: aux", ["aux"], keyed=(1,), tdps_args=pb),
-                C("procfs backend: -eLf", ["-eLf"], keyed=(1, 3), tdps_args=pb),
-                C("procfs backend: axjf", ["axjf"], keyed=(1,), tdps_args=pb),
-                C("procfs backend: -el", ["-el"], keyed=(3,), tdps_args=pb),
             ]
         for c in seq:
             compare(c, tdps, fx)
