@@ -460,19 +460,27 @@ static int one_task(const struct taskdiag_task *t, void *arg)
 		return 0;
 	if (!selected(r, t))
 		return 0;
+	r->listed++;
+	if (!r->keep)
+		line_begin(l);
 	r->text.len = 0;
 	for (i = 0; i < l->ncols; i++) {
 		struct tdps_arg a = { .t = t, .cx = &r->cx, .item = l->cols[i].sp->item };
 
 		tdps_clear(&r->cell);
 		l->cols[i].sp->fmt(&r->cell, &a);
-		tdps_add(&r->text, r->cell.p, r->cell.len + 1);
+		if (r->keep)
+			tdps_add(&r->text, r->cell.p, r->cell.len + 1);
+		else
+			put_cell(l, i, r->cell.p, false);
 	}
-	r->listed++;
-	if (r->keep)
+	if (r->keep) {
 		keep_row(r, t);
-	else
-		put_row(r, r->text.p, NULL);
+	} else {
+		/* processes come in pid order: print at once */
+		line_end(l);
+		fwrite(l->line.p, 1, l->line.len, stdout);
+	}
 	return 0;
 }
 

@@ -74,17 +74,25 @@ void tdps_addc(struct tdps_buf *b, char c)
 void tdps_addf(struct tdps_buf *b, const char *fmt, ...)
 {
 	va_list ap;
+	size_t room;
 	int n;
 
+	tdps_reserve(b, 32);
+	room = b->cap - b->len;
 	va_start(ap, fmt);
-	n = vsnprintf(NULL, 0, fmt, ap);
+	n = vsnprintf(b->p + b->len, room, fmt, ap);
 	va_end(ap);
-	if (n <= 0)
+	if (n < 0) {
+		b->p[b->len] = '\0';
 		return;
-	tdps_reserve(b, (size_t)n);
-	va_start(ap, fmt);
-	vsnprintf(b->p + b->len, (size_t)n + 1, fmt, ap);
-	va_end(ap);
+	}
+	if ((size_t)n >= room) {
+		/* seldom: the buffer was too small; once more with room */
+		tdps_reserve(b, (size_t)n);
+		va_start(ap, fmt);
+		vsnprintf(b->p + b->len, (size_t)n + 1, fmt, ap);
+		va_end(ap);
+	}
 	b->len += (size_t)n;
 }
 
