@@ -896,6 +896,11 @@ static void parse_unix(struct tdps_opts *o, struct argv_walk *w, char *s)
 {
 	if (!*s)
 		tdps_usage_error("unsupported SysV option");
+	/* as ps: a group with an x (ps -aux, -axjf) is BSD after a stray dash */
+	if (strchr(s, 'x')) {
+		parse_bsd(o, w, s);
+		return;
+	}
 	for (; *s; s++)
 		if (unix_letter(o, w, *s, s + 1))
 			return;

@@ -23,7 +23,8 @@ move with time (etime, %cpu, ...), lies between them, with the columns in
 the same places. Fixture tasks must pass exactly so.
 Tasks the system runs by itself may also differ in what moves on its own:
 their state letter, single-digit values (psr) and numbers one unit away
-(the %cpu of a task that works now and then goes up and down), and a
+(the %cpu of a task that works now and then goes up and down), where it
+sleeps (WCHAN, under the -l formats' header), and a
 workqueue worker in the work its name shows (kworker/0:1-events: the work
 changes all the time, and with what the reading tool makes the kernel do).
 Kernel thread names are otherwise exact (long kthread names too). The lines of the ps and tdps processes themselves, and of this
@@ -375,7 +376,10 @@ def worker_work(tok, a, b):
 STATE_RE = re.compile(rb"^[RSDITtZXP][<NLsl+]*$")
 
 
-def line_ok(td, a, b, system, kthread, comm_like):
+WCHAN_RE = re.compile(rb"^[\w.-]+$")
+
+
+def line_ok(td, a, b, system, kthread, comm_like, wchan_at=None):
     """Is tdps line td right, given ps lines a and b (either may be None)?
 
     Returns None if not, else a tag: "exact", "time", "volatile", "kthread-comm".
@@ -403,6 +407,10 @@ def line_ok(td, a, b, system, kthread, comm_like):
             tag = "volatile"
             continue
         if system and STATE_RE.match(tok) and STATE_RE.match(ta[i]):
+            tag = "volatile"
+            continue
+        if system and i == wchan_at and WCHAN_RE.match(tok) and WCHAN_RE.match(ta[i]):
+            # where a busy system task sleeps, or "-" while it runs
             tag = "volatile"
             continue
         if system and len(tok) == 1 and tok.isdigit() and len(ta[i]) == 1 and ta[i].isdigit():
@@ -567,6 +575,8 @@ def check(case, ps1, ps2, td, fx, own_extra):
 
     fixture_ids = fx.tids if fx else set()
     moved = set()
+    htoks = (ha or b"").split()
+    wchan_at = htoks.index(b"WCHAN") if b"WCHAN" in htoks else None
     for key in sorted(set(ra) | set(rt) | (set(rb) if rb else set())):
         if owned(key):
             continue
@@ -583,7 +593,7 @@ def check(case, ps1, ps2, td, fx, own_extra):
                 continue
             return fail("task %s is in %s only" % (key, "ps" if t is None else "tdps"))
         kthread = system and any(is_kthread(x) for x in key)
-        tag = line_ok(t, a, b, system, kthread, comm_like)
+        tag = line_ok(t, a, b, system, kthread, comm_like, wchan_at)
         if tag is None:
             tls.bad = (a, b, t)
             return fail("line of task %s differs" % (key,))
