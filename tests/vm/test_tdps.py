@@ -649,7 +649,9 @@ def everyday_cases(C, fx, session):
         ("-eo pid,cgroup,pidns,mntns,netns,ipcns,utsns,userns,cgroupns,timens", 0),
         ("-eo pid,exe,label,lsession,luid,drs,trs,stackp,comm", 0),
         ("-e --cols 60 -o pid,user,args", 0), ("aux --width 100", 1), ("auxww", 1),
-        ("-ef --columns 90", 1), ("-e -ww -f", 1), ("x", 0), ("-x", None),
+        ("-ef --columns 90", 1), ("-e -ww -f", 1), ("x", 0), ("-x", 0), ("-aux", 1),
+        ("-axjf", 1), ("-Q", None), ("Q", None), ("--nosuch", None), ("-o", None),
+        ("--sort=nosuch -e", None), ("-ef u", None), ("-e -o pid u", None), ("-y -e", None),
     ]
     def kk(key):  # 0: the first token; n: the token at n; a tuple: those tokens
         return 1 if key == 0 else (key,) if isinstance(key, int) else key
