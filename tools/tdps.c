@@ -765,9 +765,12 @@ static int run_dump(struct run *r, struct taskdiag *td)
 			return report(ret, td, "reading the processes");
 		r->leaders = false;
 	}
-	ret = taskdiag_dump(td, &req, one_task, r);
-	if (ret)
-		return report(ret, td, "reading the tasks");
+	/* as ps 4.0.2: sorted, -L and -T show the processes only */
+	if (!(o->nsort && (o->thread_flags & (TDPS_TF_L | TDPS_TF_T)))) {
+		ret = taskdiag_dump(td, &req, one_task, r);
+		if (ret)
+			return report(ret, td, "reading the tasks");
+	}
 	order_rows(r);
 	print_rows(r);
 	return r->listed ? TDPS_EXIT_OK : TDPS_EXIT_NONE;

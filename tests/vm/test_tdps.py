@@ -634,6 +634,8 @@ def everyday_cases(C, fx, session):
         ("-eo pid,ppid,user,rss,vsz,comm --sort=user,-rss,+pid", 0),
         ("-e --sort=comm -o pid,comm", 0), ("-e --sort=-start_time -o pid,stime,comm", 0),
         ("ax k -pid", 0), ("axH -o pid,tid,stat,comm", (0, 1)),
+        ("-eL --sort=-pid -o pid,lwp,comm", (0, 1)), ("-eLf --sort=-lwp", (1, 3)),
+        ("axH --sort=-tid -o pid,tid,comm", (0, 1)),
         ("--ppid %d -o pid,ppid,comm" % fx.tree_pid, 0), ("--ppid 2 -o pid,comm", 0),
         ("-C sleep", 0), ("-C sleep,sh,kthreadd -o pid,ppid,stat,comm", 0),
         ("-N -C sleep -o pid,comm", 0), ("-u root u", 1), ("-U root -u root u", 1),
