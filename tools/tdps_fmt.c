@@ -835,8 +835,6 @@ static void f_ns(struct tdps_buf *b, const struct tdps_arg *a)
 #define NUM(n, h, w, g, f, i) { n, h, w, true, TDPS_SPILL, false, 0, false, g, f, i, 0 }
 #define PID(n, h, g, f, i) { n, h, 5, true, TDPS_SPILL, false, 0, true, g, f, i, 0 }
 #define TXT(n, h, w, g, f, i) { n, h, w, false, TDPS_SPILL, false, 0, false, g, f, i, TK }
-/* text cut at its width, even as the last column */
-#define CUT(n, h, w, g, f, i) { n, h, w, false, TDPS_CUT, false, 0, false, g, f, i, TK }
 /* text as wide as the screen allows when last, else cut at its width */
 #define WIDE(n, h, w, g, f, i) { n, h, w, false, TDPS_CUT, true, 1, false, g, f, i, TK }
 #define NAME(n, h, g, f, i) { n, h, 8, false, TDPS_PLUS, true, 8, false, g, f, i, TK }
@@ -948,7 +946,7 @@ static const struct tdps_spec specs[] = {
 	NUM("sig_ignore", "IGNORED", 16, G_STATUS, f_mask, TASKDIAG_ITEM_STATUS_SIG_IGNORED),
 	TXT("addr_1", "ADDR", 1, G_NONE, f_dash, 0),
 	NUM("nwchan", "WCHAN", 6, G_NONE, f_dash, 0),
-	CUT("wchan", "WCHAN", 6, G_NONE, f_proc_text, P_WCHAN),
+	WIDE("wchan", "WCHAN", 6, G_NONE, f_proc_text, P_WCHAN),
 	WIDE("cgroup", "CGROUP", 27, G_NONE, f_proc_text, P_CGROUP),
 	WIDE("exe", "EXE", 27, G_NONE, f_proc_text, P_EXE),
 	WIDE("label", "LABEL", 31, G_NONE, f_proc_text, P_LABEL),
