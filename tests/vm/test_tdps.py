@@ -368,7 +368,7 @@ def worker_work(tok, a, b):
     (its name up to the work); a column narrower than the name cuts it
     alike. Every other kernel thread name must be exact.
     """
-    base = lambda x: WQ_RE.sub(rb"\1\2", x)  # noqa: E731
+    base = lambda x: WQ_RE.sub(rb"\1", x)  # noqa: E731
     return bool(WQ_RE.match(tok)) and any(WQ_RE.match(x) and base(x) == base(tok)
                                           for x in (a, b))
 
@@ -409,7 +409,8 @@ def line_ok(td, a, b, system, kthread, comm_like, wchan_at=None):
         if system and STATE_RE.match(tok) and STATE_RE.match(ta[i]):
             tag = "volatile"
             continue
-        if system and i == wchan_at and WCHAN_RE.match(tok) and WCHAN_RE.match(ta[i]):
+        if system and wchan_at is not None and WCHAN_RE.match(tok) and WCHAN_RE.match(ta[i]) \
+                and (i == wchan_at or b"-" in (tok, ta[i])):
             # where a busy system task sleeps, or "-" while it runs
             tag = "volatile"
             continue
@@ -630,7 +631,8 @@ def everyday_cases(C, fx, session):
         ("axl", 2), ("axv", 0), ("axs", 1), ("axu", 1), ("ax", 0), ("axf", 0), ("axc", 0),
         ("-e f", 0), ("-A --no-headers", 0), ("-e --no-heading -o pid,comm", 0),
         ("axZ", 1), ("-eM", 1), ("-eO user,nice", 0), ("-eo pid,user,ni,comm --sort=ni,-pid", 0),
-        ("-eo pid,user,%cpu,%mem,comm --sort=-%cpu", 0),
+        ("-p %s -o pid,user,%%cpu,%%mem,comm --sort=-%%cpu" % ",".join(map(str, fx.pids)), 0),
+        ("-eo pid,user,vsz,%mem,comm --sort=-vsz", 0),
         ("-eo pid,ppid,user,rss,vsz,comm --sort=user,-rss,+pid", 0),
         ("-e --sort=comm -o pid,comm", 0), ("-e --sort=-start_time -o pid,stime,comm", 0),
         ("ax k -pid", 0), ("axH -o pid,tid,stat,comm", (0, 1)),
