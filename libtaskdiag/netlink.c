@@ -23,8 +23,11 @@
  * one it serves. See "Record and replay" below for the file format.
  */
 #include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
 #include <pthread.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
@@ -432,6 +435,7 @@ struct td_nl {
 		uint32_t pid;
 		uint32_t groups;
 	} replay_req;
+	char kthread_comm[64];	/* a kernel thread's name as procfs shows it */
 };
 
 struct td_nl_family {
@@ -1068,6 +1072,43 @@ static int td_nl_fail(struct td_nl *nl, int err)
 	return err;
 }
 
+#define TD_PF_KTHREAD	0x00200000u
+#define TD_COMM_LEN	16	/* the kernel's TASK_COMM_LEN */
+
+/*
+ * The module sends task->comm; procfs names a kernel thread by its full
+ * name when longer than 15 characters, and a workqueue worker by its work
+ * (kworker/0:1-events), from helpers no module can call. So for the few
+ * kernel threads whose name may differ (15 characters, or a kworker), the
+ * name is taken from /proc/PID/comm, which procfs fills with the same
+ * function as stat. A thread gone in between keeps the module's name.
+ */
+static void td_nl_complete_comm(struct td_nl *nl, struct taskdiag_task *t)
+{
+	const struct td_value *comm = &t->v[TASKDIAG_ITEM_BASE_COMM];
+	char path[64];
+	ssize_t n;
+	int fd;
+
+	if (!td_task_present(t, TASKDIAG_ITEM_BASE_COMM) ||
+	    !td_task_present(t, TASKDIAG_ITEM_BASE_FLAGS) ||
+	    !(t->v[TASKDIAG_ITEM_BASE_FLAGS].u & TD_PF_KTHREAD))
+		return;
+	if (comm->b.len != TD_COMM_LEN - 1 && strncmp(comm->b.p, "kworker/", 8))
+		return;
+	snprintf(path, sizeof(path), "/proc/%" PRIu64 "/task/%" PRIu64 "/comm",
+		 t->v[TASKDIAG_ITEM_TGID].u, t->v[TASKDIAG_ITEM_PID].u);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return;
+	n = read(fd, nl->kthread_comm, sizeof(nl->kthread_comm) - 1);
+	close(fd);
+	if (n <= 1 || nl->kthread_comm[n - 1] != '\n')
+		return;
+	nl->kthread_comm[n - 1] = '\0';
+	td_task_set_blob(t, TASKDIAG_ITEM_BASE_COMM, nl->kthread_comm, (uint32_t)n - 1);
+}
+
 static int td_nl_iter_next(struct taskdiag_iter *it)
 {
 	struct td_nl *nl = it->priv;
@@ -1105,6 +1146,9 @@ static int td_nl_iter_next(struct taskdiag_iter *it)
 					       &it->task);
 			if (err)
 				return td_nl_fail(nl, err);
+			/* a replay shows what was recorded */
+			if (it->td->ops == &td_netlink_backend)
+				td_nl_complete_comm(nl, &it->task);
 			return 1;
 		}
 		switch (nlh->nlmsg_type) {

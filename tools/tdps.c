@@ -1,34 +1,28 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * tdps: a ps for the common cases, on libtaskdiag (the task_diag kernel
- * module, or /proc without it). Its output is meant to be byte for byte
- * that of procps's ps for the options and format specifiers it knows
- * (tdps.1 lists them and the differences).
+ * tdps: a ps on libtaskdiag (the task_diag kernel module, or /proc without
+ * it). Its output is meant to be byte for byte that of procps's ps for the
+ * options and format specifiers it knows (tdps.1 lists them and the
+ * differences).
  *
- * tdps.c: options, the selection of tasks, the screen width and the layout
- * of the columns; tdps_fmt.c: the table of format specifiers.
+ * tdps.c: the selection of tasks, sorting, process trees, the screen width
+ * and the layout of the columns; tdps_opt.c: the command line and the
+ * columns it asks for; tdps_fmt.c: the table of format specifiers.
  *
  * Exit status (as ps): 0 when at least one task was listed, 1 for none, or
  * for bad usage; 3 when the netlink backend was asked for and the module
  * is not loaded; 4 for any other error of libtaskdiag.
  */
 #include <errno.h>
-#include <getopt.h>
 #include <limits.h>
 #include <locale.h>
 #include <langinfo.h>
-#include <pwd.h>
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
 #include <unistd.h>
 
 #include "tdps.h"
-
-#ifndef TDPS_VERSION
-#define TDPS_VERSION "unknown"
-#endif
 
 enum tdps_exit {
 	TDPS_EXIT_OK = 0,
@@ -37,388 +31,8 @@ enum tdps_exit {
 	TDPS_EXIT_ERROR = 4,
 };
 
-#define UNLIMITED	SIZE_MAX
+#define UNLIMITED	TDPS_UNLIMITED
 #define WIDE_MIN_COLS	132	/* -w: at least this wide */
-
-/* ------------------------------------------------------------------------
- * Options
- */
-
-/* A list of ids from -p, -u or -U. */
-struct idlist {
-	uint32_t *v;
-	size_t n, cap;
-};
-
-struct column {
-	const struct tdps_spec *sp;
-	const char *header;
-	size_t width;
-};
-
-struct opts {
-	size_t pid_width;	/* digits of kernel.pid_max */
-	bool all, threads;
-	int wide;		/* how many -w */
-	struct idlist pids, euids, ruids;
-	struct column *cols;
-	size_t ncols;
-	char *fmt_text;		/* the -o lists, which the columns point into */
-	size_t fmt_len;
-	enum taskdiag_backend backend;
-};
-
-static void usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
-static void usage_error(const char *fmt, ...)
-{
-	va_list ap;
-
-	fputs("error: ", stderr);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputs("\n\nUsage:\n tdps [options]\n\n Try 'tdps --help' for more information.\n",
-	      stderr);
-	exit(TDPS_EXIT_NONE);
-}
-
-static void usage(void)
-{
-	fputs("Usage:\n"
-	      " tdps [options]\n"
-	      "\n"
-	      "A ps for the common cases, from the task_diag module or /proc.\n"
-	      "\n"
-	      "Selection (several add up; default: the processes of your terminal\n"
-	      "and effective user):\n"
-	      " -e, -A               all processes\n"
-	      " -p PIDLIST           these process ids\n"
-	      " -u USERLIST          these effective users (names or ids)\n"
-	      " -U USERLIST          these real users (names or ids)\n"
-	      " -L                   one line per thread (adds LWP to the default format)\n"
-	      "\n"
-	      "Output:\n"
-	      " -o FORMAT            columns: specifiers separated by commas or blanks,\n"
-	      "                      each SPEC[:WIDTH][=HEADER]; repeatable\n"
-	      " -w                   at least 132 columns wide; twice: unlimited\n"
-	      "\n"
-	      "Other:\n"
-	      "     --backend B      auto (default), netlink or procfs\n"
-	      " -h, --help           this text\n"
-	      " -V, --version        the version\n"
-	      "\n"
-	      "Format specifiers:\n", stdout);
-	tdps_spec_list(stdout);
-	fputs("\n"
-	      "Exit status: 0 some task listed, 1 none or bad usage, 3 task_diag module\n"
-	      "not loaded (--backend netlink), 4 other error.\n", stdout);
-}
-
-static void idlist_add(struct idlist *l, uint32_t id)
-{
-	if (l->n == l->cap) {
-		size_t cap = l->cap ? 2 * l->cap : 16;
-		uint32_t *v = realloc(l->v, cap * sizeof(*v));
-
-		if (!v)
-			tdps_nomem();
-		l->v = v;
-		l->cap = cap;
-	}
-	l->v[l->n++] = id;
-}
-
-static bool idlist_has(const struct idlist *l, uint32_t id)
-{
-	size_t i;
-
-	for (i = 0; i < l->n; i++)
-		if (l->v[i] == id)
-			return true;
-	return false;
-}
-
-/* Calls @one for each item of a list separated by commas or blanks. */
-static void split_list(char *s, void (*one)(const char *item, void *arg), void *arg)
-{
-	char *p = s, *end;
-
-	for (;;) {
-		end = p + strcspn(p, ", \t");
-		if (end == p)
-			usage_error("improper list");
-		if (!*end) {
-			one(p, arg);
-			return;
-		}
-		*end = '\0';
-		one(p, arg);
-		p = end + 1;
-	}
-}
-
-static void one_pid(const char *s, void *arg)
-{
-	char *end;
-	long v;
-
-	errno = 0;
-	v = strtol(s, &end, 0);
-	if (*end)
-		usage_error("process ID list syntax error");
-	if (errno || v <= 0 || v > INT_MAX)
-		usage_error("process ID out of range");
-	idlist_add(arg, (uint32_t)v);
-}
-
-static bool all_digits(const char *s)
-{
-	if (*s == '+' || *s == '-')
-		s++;
-	if (!*s)
-		return false;
-	for (; *s; s++)
-		if (*s < '0' || *s > '9')
-			return false;
-	return true;
-}
-
-static void one_user(const char *s, void *arg)
-{
-	struct passwd *pw;
-	long long v;
-
-	if (all_digits(s)) {
-		errno = 0;
-		v = strtoll(s, NULL, 10);
-		if (errno || v < 0 || v >= (long long)UINT32_MAX)
-			usage_error("user ID out of range");
-		idlist_add(arg, (uint32_t)v);
-		return;
-	}
-	pw = getpwnam(s);
-	if (!pw)
-		usage_error("user name does not exist");
-	idlist_add(arg, pw->pw_uid);
-}
-
-static void add_column(struct opts *o, const struct tdps_spec *sp, const char *header,
-		       size_t width)
-{
-	struct column *c = realloc(o->cols, (o->ncols + 1) * sizeof(*c));
-
-	if (!c)
-		tdps_nomem();
-	o->cols = c;
-	c[o->ncols++] = (struct column){ .sp = sp, .header = header, .width = width };
-}
-
-/* One item of -o: NAME[:WIDTH][=HEADER]. */
-static void one_spec(const char *item, void *arg)
-{
-	char *s = (char *)item, *hdr = strchr(s, '='), *colon, *end;
-	const struct tdps_spec *sp;
-	size_t width = 0;
-	unsigned long w;
-
-	if (hdr)
-		*hdr++ = '\0';
-	colon = strchr(s, ':');
-	if (colon) {
-		*colon++ = '\0';
-		errno = 0;
-		w = strtoul(colon, &end, 10);
-		if (!*colon || *end || errno || !w || w > 0xffff || *colon == '-' ||
-		    *colon == '+')
-			usage_error("column widths must be unsigned decimal numbers");
-		width = w;
-	}
-	sp = tdps_spec_find(s);
-	if (!sp)
-		usage_error("unknown user-defined format specifier \"%s\"", s);
-	if (!width) {
-		width = sp->width;
-		if (sp->pid && ((struct opts *)arg)->pid_width > width)
-			width = ((struct opts *)arg)->pid_width;
-		if (hdr && strlen(hdr) > width)
-			width = strlen(hdr);
-	}
-	add_column(arg, sp, hdr ? hdr : sp->header, width);
-}
-
-/*
- * The -o lists are kept in one buffer that lives as long as the columns
- * (their headers point into it); parse_format() runs once all are known.
- */
-static void keep_format(struct opts *o, const char *arg)
-{
-	size_t n = strlen(arg);
-	char *p;
-
-	if (!n)
-		usage_error("format specification must follow -o");
-	p = realloc(o->fmt_text, o->fmt_len + n + 1);
-	if (!p)
-		tdps_nomem();
-	memcpy(p + o->fmt_len, arg, n + 1);
-	o->fmt_text = p;
-	o->fmt_len += n + 1;
-}
-
-static void parse_formats(struct opts *o)
-{
-	size_t off, n;
-
-	for (off = 0; off < o->fmt_len; off += n + 1) {
-		char *s = o->fmt_text + off;
-
-		n = strlen(s);
-
-		/* a separator at the end is allowed, one alone is not */
-		if (n > 1 && (s[n - 1] == ',' || s[n - 1] == ' '))
-			s[n - 1] = '\0';
-		if (strspn(s, ", \t") == strlen(s))
-			usage_error("improper format list");
-		split_list(s, one_spec, o);
-	}
-}
-
-static void default_format(struct opts *o)
-{
-	static const char *const plain[] = { "pid", "tname", "time", "ucmd" };
-	static const char *const threads[] = { "pid", "lwp", "tname", "time", "ucmd" };
-	const char *const *names = o->threads ? threads : plain;
-	size_t i, n = o->threads ? 5 : 4;
-
-	for (i = 0; i < n; i++) {
-		const struct tdps_spec *sp = tdps_spec_find(names[i]);
-		size_t w = sp->pid && o->pid_width > sp->width ? o->pid_width : sp->width;
-
-		add_column(o, sp, sp->header, w);
-	}
-}
-
-static const struct option long_opts[] = {
-	{ "help", no_argument, NULL, 'h' },
-	{ "version", no_argument, NULL, 'V' },
-	{ "backend", required_argument, NULL, 'b' },
-	{ NULL, 0, NULL, 0 },
-};
-
-static void missing_arg(int c) __attribute__((noreturn));
-static void missing_arg(int c)
-{
-	switch (c) {
-	case 'p':
-		usage_error("list of process IDs must follow -p");
-	case 'u':
-		usage_error("list of users must follow -u");
-	case 'U':
-		usage_error("list of real users must follow -U");
-	case 'o':
-		usage_error("format specification must follow -o");
-	default:
-		usage_error("option --backend needs auto, netlink or procfs");
-	}
-}
-
-static enum taskdiag_backend parse_backend(const char *s)
-{
-	if (!strcmp(s, "auto"))
-		return TASKDIAG_BACKEND_AUTO;
-	if (!strcmp(s, "netlink"))
-		return TASKDIAG_BACKEND_NETLINK;
-	if (!strcmp(s, "procfs"))
-		return TASKDIAG_BACKEND_PROCFS;
-	usage_error("unknown backend \"%s\" (auto, netlink or procfs)", s);
-}
-
-static uint64_t file_value(const char *path, const char *key)
-{
-	size_t klen = strlen(key);
-	unsigned long long v = 0;
-	char line[256];
-	FILE *f = fopen(path, "re");
-
-	if (!f)
-		return 0;
-	while (fgets(line, sizeof(line), f))
-		if (!strncmp(line, key, klen)) {
-			v = strtoull(line + klen, NULL, 10);
-			break;
-		}
-	fclose(f);
-	return v;
-}
-
-/* ps makes pid columns as wide as the largest pid can be. */
-static size_t pid_digits(void)
-{
-	uint64_t max = file_value("/proc/sys/kernel/pid_max", "");
-	size_t n = 1;
-
-	for (; max >= 10; max /= 10)
-		n++;
-	return n;
-}
-
-static void parse_args(int argc, char **argv, struct opts *o)
-{
-	int c;
-
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":eAp:u:U:Lo:wVh", long_opts, NULL)) != -1) {
-		switch (c) {
-		case 'e':
-		case 'A':
-			o->all = true;
-			break;
-		case 'p':
-			if (!*optarg)
-				missing_arg(c);
-			split_list(optarg, one_pid, &o->pids);
-			break;
-		case 'u':
-		case 'U':
-			if (!*optarg)
-				missing_arg(c);
-			split_list(optarg, one_user, c == 'u' ? &o->euids : &o->ruids);
-			break;
-		case 'L':
-			o->threads = true;
-			break;
-		case 'o':
-			keep_format(o, optarg);
-			break;
-		case 'w':
-			o->wide++;
-			break;
-		case 'b':
-			o->backend = parse_backend(optarg);
-			break;
-		case 'h':
-			usage();
-			exit(TDPS_EXIT_OK);
-		case 'V':
-			printf("tdps (task_diag) %s\n", TDPS_VERSION);
-			exit(TDPS_EXIT_OK);
-		case ':':
-			missing_arg(optopt);
-			break;
-		default:
-			if (optopt)
-				usage_error("unsupported option -%c", optopt);
-			usage_error("unsupported option %s", argv[optind - 1]);
-		}
-	}
-	if (optind < argc)
-		usage_error("unsupported argument \"%s\"", argv[optind]);
-	o->pid_width = pid_digits();
-	if (o->fmt_len)
-		parse_formats(o);
-	else
-		default_format(o);
-}
 
 /* ------------------------------------------------------------------------
  * The facts the formatters need
@@ -437,19 +51,20 @@ static uint64_t uptime_cs(void)
 	return (uint64_t)(up * 100 + 0.5);
 }
 
-static void read_ctx(struct tdps_ctx *cx, bool threads)
+static void read_ctx(struct tdps_ctx *cx, bool threads, bool bsd_c)
 {
 	const char *cs = nl_langinfo(CODESET);
 	long v;
 
 	cx->threads = threads;
+	cx->bsd_c = bsd_c;
 	cx->utf8 = cs && !strcmp(cs, "UTF-8");
 	v = sysconf(_SC_CLK_TCK);
 	cx->hz = v > 0 ? (uint64_t)v : 100;
 	v = sysconf(_SC_PAGESIZE);
 	cx->page_size = v > 0 ? (uint64_t)v : 4096;
-	cx->mem_total_kib = file_value("/proc/meminfo", "MemTotal:");
-	cx->boot_time = (time_t)file_value("/proc/stat", "btime ");
+	cx->mem_total_kib = tdps_file_value("/proc/meminfo", "MemTotal:");
+	cx->boot_time = (time_t)tdps_file_value("/proc/stat", "btime ");
 	cx->uptime_cs = uptime_cs();
 	cx->now = time(NULL);
 }
@@ -458,7 +73,7 @@ static void read_ctx(struct tdps_ctx *cx, bool threads)
  * Screen width and the layout of a line
  */
 
-static size_t screen_cols(int wide)
+static size_t screen_cols(int wide, size_t forced)
 {
 	const char *env = getenv("COLUMNS");
 	size_t cols = UNLIMITED;
@@ -466,7 +81,9 @@ static size_t screen_cols(int wide)
 	char *end;
 	long v;
 
-	if (env && *env) {
+	if (forced)
+		cols = forced;
+	else if (env && *env) {
 		v = strtol(env, &end, 10);
 		if (!*end && v > 0 && v < 131072)
 			cols = (size_t)v;
@@ -488,7 +105,7 @@ static size_t screen_cols(int wide)
 }
 
 struct layout {
-	const struct column *cols;
+	const struct tdps_column *cols;
 	size_t ncols;
 	size_t screen;		/* columns of the screen, or UNLIMITED */
 	bool utf8;
@@ -547,7 +164,7 @@ static size_t padding(struct layout *l, size_t width, size_t w)
 
 static void put_cell(struct layout *l, size_t i, const char *s, bool header)
 {
-	const struct column *c = &l->cols[i];
+	const struct tdps_column *c = &l->cols[i];
 	bool last = i + 1 == l->ncols, plus = false;
 	size_t n = strlen(s), w, pad, limit = c->width;
 
@@ -605,26 +222,48 @@ static void put_header(struct layout *l)
 }
 
 /* ------------------------------------------------------------------------
- * Selection and the rows
+ * Selection
  */
 
+struct key {
+	int64_t n;
+	char *s;
+};
+
 struct row {
-	pid_t tgid, tid;
-	char *text;
+	pid_t tgid, tid, ppid;
+	size_t seq;		/* place before the --sort keys apply */
+	char *cells;		/* the values, each followed by a NUL */
+	struct key *keys;
 };
 
 struct run {
-	const struct opts *o;
+	const struct tdps_opts *o;
 	struct tdps_ctx cx;
 	struct layout lay;
-	struct tdps_buf cell;
-	bool leaders;		/* -L: the pass over processes, not threads */
+	struct tdps_buf cell, text;
+	bool threads;		/* -L, -T, H: one row per thread */
+	bool leaders;		/* threads: the pass over processes, not threads */
+	bool keep;		/* rows are kept (sorted, trees, threads, -q) */
+	bool use_table;		/* the simple selections apply */
+	unsigned int select_bits;
 	uid_t my_euid;
 	uint64_t my_tty;
+	struct tdps_ids ttys;	/* -t and T */
 	size_t listed;
-	struct row *rows;	/* -L: the lines, to be sorted */
+	struct row *rows;
 	size_t nrows, cap;
+	unsigned char *stack;	/* trees: whether the ancestor at each depth has a later sibling */
+	size_t stack_cap;
 };
+
+static int64_t val(const struct taskdiag_task *t, enum taskdiag_item item)
+{
+	uint64_t v = 0;
+
+	taskdiag_task_get_u64(t, item, &v);
+	return (int64_t)v;
+}
 
 static uint32_t id_of(const struct taskdiag_task *t, enum taskdiag_item item)
 {
@@ -634,22 +273,101 @@ static uint32_t id_of(const struct taskdiag_task *t, enum taskdiag_item item)
 	return (uint32_t)v;
 }
 
-static bool selected(const struct run *r, const struct taskdiag_task *t)
+/*
+ * The simple selections as ps has them: a table of 16 bits, one for each
+ * combination of "has our euid", "leads its session", "has no tty", "is on
+ * our tty".
+ */
+static void select_setup(struct run *r)
 {
-	const struct opts *o = r->o;
-	uint64_t tty = 0;
+	const struct tdps_opts *o = r->o;
+	unsigned int sw = o->simple;
 
-	if (o->all)
-		return true;
-	if (o->pids.n || o->euids.n || o->ruids.n)
-		return idlist_has(&o->pids, (uint32_t)taskdiag_task_tgid(t)) ||
-		       idlist_has(&o->euids, id_of(t, TASKDIAG_ITEM_CRED_EUID)) ||
-		       idlist_has(&o->ruids, id_of(t, TASKDIAG_ITEM_CRED_UID));
-	taskdiag_task_get_u64(t, TASKDIAG_ITEM_BASE_TTY_NR, &tty);
-	return id_of(t, TASKDIAG_ITEM_CRED_EUID) == r->my_euid && tty == r->my_tty;
+	if (!o->simple && !o->bsd) {
+		r->select_bits = 0xaa00;	/* ours, on our tty */
+		return;
+	}
+	if (!(sw & (TDPS_SS_U_a | TDPS_SS_U_d)))
+		sw |= 0x10;	/* BSD g, always on */
+	switch (sw) {
+	case TDPS_SS_U_a | TDPS_SS_U_d:
+		r->select_bits = 0x3f3f;
+		break;
+	case TDPS_SS_U_a:
+		r->select_bits = 0x0303;
+		break;
+	case TDPS_SS_U_d:
+		r->select_bits = 0x3333;
+		break;
+	case 0x10:
+		r->select_bits = 0x0a0a;
+		break;
+	case 0x10 | TDPS_SS_B_a:
+		r->select_bits = 0x0f0f;
+		break;
+	case 0x10 | TDPS_SS_B_x:
+		r->select_bits = 0xaaaa;
+		break;
+	case 0x10 | TDPS_SS_B_x | TDPS_SS_B_a:
+		r->select_bits = 0xffff;
+		break;
+	default:
+		tdps_usage_error("process selection options conflict");
+	}
 }
 
-static void add_row(struct run *r, const struct taskdiag_task *t, const char *text)
+static bool table_accept(const struct run *r, const struct taskdiag_task *t)
+{
+	uint64_t tty = (uint64_t)val(t, TASKDIAG_ITEM_BASE_TTY_NR);
+	unsigned int idx = (id_of(t, TASKDIAG_ITEM_CRED_EUID) == r->my_euid) |
+			   (val(t, TASKDIAG_ITEM_BASE_SID) == taskdiag_task_tgid(t)) << 1 |
+			   (tty == 0) << 2 | (tty == r->my_tty) << 3;
+
+	return r->select_bits & (1u << idx);
+}
+
+static bool listed(const struct run *r, const struct taskdiag_task *t)
+{
+	const struct tdps_ids *s = r->o->sel;
+	const char *comm = "";
+	size_t i;
+
+	if (tdps_ids_has(&s[TDPS_SEL_PID], (uint32_t)taskdiag_task_tgid(t)) ||
+	    tdps_ids_has(&s[TDPS_SEL_PPID], id_of(t, TASKDIAG_ITEM_BASE_PPID)) ||
+	    tdps_ids_has(&s[TDPS_SEL_SID], id_of(t, TASKDIAG_ITEM_BASE_SID)) ||
+	    tdps_ids_has(&r->ttys, id_of(t, TASKDIAG_ITEM_BASE_TTY_NR)) ||
+	    tdps_ids_has(&s[TDPS_SEL_EUID], id_of(t, TASKDIAG_ITEM_CRED_EUID)) ||
+	    tdps_ids_has(&s[TDPS_SEL_RUID], id_of(t, TASKDIAG_ITEM_CRED_UID)) ||
+	    tdps_ids_has(&s[TDPS_SEL_EGID], id_of(t, TASKDIAG_ITEM_CRED_EGID)) ||
+	    tdps_ids_has(&s[TDPS_SEL_RGID], id_of(t, TASKDIAG_ITEM_CRED_GID)))
+		return true;
+	if (!r->o->ncomms)
+		return false;
+	taskdiag_task_get_string(t, TASKDIAG_ITEM_BASE_COMM, &comm);
+	for (i = 0; i < r->o->ncomms; i++)
+		if (!strcmp(comm, r->o->comms[i]))
+			return true;
+	return false;
+}
+
+static bool selected(const struct run *r, const struct taskdiag_task *t)
+{
+	const struct tdps_opts *o = r->o;
+	bool ok = o->all || (r->use_table && table_accept(r, t)) || listed(r, t);
+
+	if (o->running_only) {
+		int64_t st = val(t, TASKDIAG_ITEM_BASE_STATE);
+
+		ok = ok && (st == 'R' || st == 'D');
+	}
+	return o->negate ? !ok : ok;
+}
+
+/* ------------------------------------------------------------------------
+ * Rows
+ */
+
+static struct row *new_row(struct run *r)
 {
 	struct row *row;
 
@@ -662,12 +380,73 @@ static void add_row(struct run *r, const struct taskdiag_task *t, const char *te
 		r->rows = row;
 		r->cap = cap;
 	}
-	row = &r->rows[r->nrows++];
+	row = &r->rows[r->nrows];
+	memset(row, 0, sizeof(*row));
+	row->seq = r->nrows++;
+	return row;
+}
+
+static char *dup_text(const char *s, size_t n)
+{
+	char *p = malloc(n + 1);
+
+	if (!p)
+		tdps_nomem();
+	memcpy(p, s, n + 1);
+	return p;
+}
+
+static void keep_row(struct run *r, const struct taskdiag_task *t)
+{
+	const struct tdps_opts *o = r->o;
+	struct row *row = new_row(r);
+	size_t i;
+
 	row->tgid = taskdiag_task_tgid(t);
 	row->tid = taskdiag_task_pid(t);
-	row->text = strdup(text);
-	if (!row->text)
+	row->ppid = (pid_t)val(t, TASKDIAG_ITEM_BASE_PPID);
+	row->cells = dup_text(r->text.p, r->text.len);
+	if (!o->nsort)
+		return;
+	row->keys = calloc(o->nsort, sizeof(*row->keys));
+	if (!row->keys)
 		tdps_nomem();
+	for (i = 0; i < o->nsort; i++) {
+		const struct tdps_spec *sp = o->sort[i].sp;
+		struct tdps_arg a = { .t = t, .cx = &r->cx, .item = sp->item };
+
+		if (sp->flags & TDPS_F_TEXTKEY) {
+			tdps_clear(&r->cell);
+			sp->fmt(&r->cell, &a);
+			row->keys[i].s = dup_text(r->cell.p, r->cell.len);
+		} else {
+			row->keys[i].n = tdps_spec_key(sp, &a);
+		}
+	}
+}
+
+/* One line: the values, the command columns after @prefix (trees). */
+static void put_row(struct run *r, const char *cells, const char *prefix)
+{
+	struct layout *l = &r->lay;
+	const char *p = cells;
+	size_t i;
+
+	line_begin(l);
+	for (i = 0; i < l->ncols; i++) {
+		const char *s = p;
+
+		p += strlen(p) + 1;
+		if (prefix && *prefix && (l->cols[i].sp->flags & TDPS_F_TREE)) {
+			tdps_clear(&r->cell);
+			tdps_add(&r->cell, prefix, strlen(prefix));
+			tdps_add(&r->cell, s, strlen(s));
+			s = r->cell.p;
+		}
+		put_cell(l, i, s, false);
+	}
+	line_end(l);
+	fwrite(l->line.p, 1, l->line.len, stdout);
 }
 
 static int one_task(const struct taskdiag_task *t, void *arg)
@@ -676,26 +455,32 @@ static int one_task(const struct taskdiag_task *t, void *arg)
 	struct layout *l = &r->lay;
 	size_t i;
 
-	/* -L: a process's own line has whole-process values, as in ps */
-	if (r->o->threads && (taskdiag_task_pid(t) == taskdiag_task_tgid(t)) != r->leaders)
+	/* threads: a process's own line has whole-process values, as in ps */
+	if (r->threads && (taskdiag_task_pid(t) == taskdiag_task_tgid(t)) != r->leaders)
 		return 0;
 	if (!selected(r, t))
 		return 0;
-	line_begin(l);
+	r->listed++;
+	if (!r->keep)
+		line_begin(l);
+	r->text.len = 0;
 	for (i = 0; i < l->ncols; i++) {
 		struct tdps_arg a = { .t = t, .cx = &r->cx, .item = l->cols[i].sp->item };
 
 		tdps_clear(&r->cell);
 		l->cols[i].sp->fmt(&r->cell, &a);
-		put_cell(l, i, r->cell.p, false);
+		if (r->keep)
+			tdps_add(&r->text, r->cell.p, r->cell.len + 1);
+		else
+			put_cell(l, i, r->cell.p, false);
 	}
-	line_end(l);
-	r->listed++;
-	/* processes come in pid order: print at once; threads are sorted */
-	if (r->o->threads)
-		add_row(r, t, l->line.p);
-	else
+	if (r->keep) {
+		keep_row(r, t);
+	} else {
+		/* processes come in pid order: print at once */
+		line_end(l);
 		fwrite(l->line.p, 1, l->line.len, stdout);
+	}
 	return 0;
 }
 
@@ -711,6 +496,193 @@ static int row_cmp(const void *a, const void *b)
 	return (x->tid > y->tid) - (x->tid < y->tid);
 }
 
+static const struct tdps_opts *sort_opts;
+
+static int key_cmp(const void *a, const void *b)
+{
+	const struct row *x = a, *y = b;
+	size_t i;
+	int c;
+
+	for (i = 0; i < sort_opts->nsort; i++) {
+		if (sort_opts->sort[i].sp->flags & TDPS_F_TEXTKEY)
+			c = strcmp(x->keys[i].s, y->keys[i].s);
+		else
+			c = (x->keys[i].n > y->keys[i].n) - (x->keys[i].n < y->keys[i].n);
+		if (c)
+			return c * sort_opts->sort[i].dir;
+	}
+	return (x->seq > y->seq) - (x->seq < y->seq);
+}
+
+/* -q: in the order of the list */
+static int quick_cmp(const void *a, const void *b)
+{
+	const struct row *x = a, *y = b;
+
+	return (x->seq > y->seq) - (x->seq < y->seq);
+}
+
+static void order_rows(struct run *r)
+{
+	const struct tdps_opts *o = r->o;
+	size_t i, j;
+
+	if (r->threads)
+		qsort(r->rows, r->nrows, sizeof(*r->rows), row_cmp);
+	for (i = 0; i < r->nrows; i++)
+		r->rows[i].seq = i;
+	if (o->quick) {
+		const struct tdps_ids *p = &o->sel[TDPS_SEL_PID];
+
+		for (i = 0; i < r->nrows; i++)
+			for (j = 0; j < p->n; j++)
+				if (p->v[j] == (uint32_t)r->rows[i].tgid) {
+					r->rows[i].seq = j * (size_t)INT_MAX + i;
+					break;
+				}
+		qsort(r->rows, r->nrows, sizeof(*r->rows), quick_cmp);
+	} else if (o->nsort) {
+		sort_opts = o;
+		qsort(r->rows, r->nrows, sizeof(*r->rows), key_cmp);
+	}
+}
+
+/* ------------------------------------------------------------------------
+ * Trees (--forest, f, -H)
+ *
+ * As ps: the processes whose parent is not listed are the roots, shown in
+ * the reverse of their order; children follow their parent in order, those
+ * of pid 1 at its own depth in the ASCII art.
+ */
+
+struct tree {
+	size_t *first;		/* children of row i: kids[first[i] .. first[i + 1]) */
+	size_t *kids;
+	size_t *parent;		/* SIZE_MAX: a root */
+};
+
+struct pid_index {
+	pid_t pid;
+	size_t row;
+};
+
+static int pid_index_cmp(const void *a, const void *b)
+{
+	const struct pid_index *x = a, *y = b;
+
+	return (x->pid > y->pid) - (x->pid < y->pid);
+}
+
+static void *xcalloc(size_t n, size_t size)
+{
+	void *p = calloc(n ? n : 1, size);
+
+	if (!p)
+		tdps_nomem();
+	return p;
+}
+
+static void build_tree(struct run *r, struct tree *tr)
+{
+	struct pid_index *idx = xcalloc(r->nrows, sizeof(*idx)), key, *hit;
+	size_t i, n = 0, *fill;
+
+	for (i = 0; i < r->nrows; i++)
+		idx[n++] = (struct pid_index){ .pid = r->rows[i].tgid, .row = i };
+	qsort(idx, n, sizeof(*idx), pid_index_cmp);
+	tr->first = xcalloc(r->nrows + 1, sizeof(size_t));
+	tr->kids = xcalloc(r->nrows, sizeof(size_t));
+	tr->parent = xcalloc(r->nrows, sizeof(size_t));
+	fill = xcalloc(r->nrows + 1, sizeof(size_t));
+	for (i = 0; i < r->nrows; i++) {
+		struct row *row = &r->rows[i];
+
+		tr->parent[i] = SIZE_MAX;
+		key.pid = row->ppid;
+		hit = bsearch(&key, idx, n, sizeof(*idx), pid_index_cmp);
+		if (!hit || hit->row == i)
+			continue;
+		tr->parent[i] = hit->row;
+		tr->first[hit->row + 1]++;
+	}
+	for (i = 0; i < r->nrows; i++)
+		tr->first[i + 1] += tr->first[i];
+	for (i = 0; i < r->nrows; i++) {
+		size_t p = tr->parent[i];
+
+		if (p != SIZE_MAX)
+			tr->kids[tr->first[p] + fill[p]++] = i;
+	}
+	free(fill);
+	free(idx);
+}
+
+static void tree_prefix(struct run *r, size_t depth, struct tdps_buf *b)
+{
+	size_t k;
+
+	tdps_clear(b);
+	if (!depth)
+		return;
+	if (r->o->tree == TDPS_TREE_SPACES) {
+		for (k = 0; k < depth; k++)
+			tdps_add(b, "  ", 2);
+		return;
+	}
+	for (k = 1; k < depth; k++)
+		tdps_add(b, r->stack[k] ? " |  " : "    ", 4);
+	tdps_add(b, " \\_ ", 4);
+}
+
+static void show_tree(struct run *r, const struct tree *tr, size_t i, size_t depth)
+{
+	struct tdps_buf prefix = { 0 };
+	size_t k, n = tr->first[i + 1] - tr->first[i];
+	/* the ASCII art does not indent the children of init */
+	size_t kid_depth = r->rows[i].tgid == 1 && r->o->tree == TDPS_TREE_ASCII ? depth : depth + 1;
+
+	tree_prefix(r, depth, &prefix);
+	put_row(r, r->rows[i].cells, prefix.p);
+	free(prefix.p);
+	if (kid_depth >= r->stack_cap) {
+		size_t cap = 2 * kid_depth + 16;
+		unsigned char *s = realloc(r->stack, cap);
+
+		if (!s)
+			tdps_nomem();
+		r->stack = s;
+		r->stack_cap = cap;
+	}
+	for (k = 0; k < n; k++) {
+		r->stack[kid_depth] = k + 1 < n;
+		show_tree(r, tr, tr->kids[tr->first[i] + k], kid_depth);
+	}
+}
+
+static void print_rows(struct run *r)
+{
+	struct tree tr;
+	size_t i;
+
+	if (r->o->tree == TDPS_TREE_NONE) {
+		for (i = 0; i < r->nrows; i++)
+			put_row(r, r->rows[i].cells, NULL);
+		return;
+	}
+	build_tree(r, &tr);
+	for (i = r->nrows; i--;)
+		if (tr.parent[i] == SIZE_MAX)
+			show_tree(r, &tr, i, 0);
+	free(tr.first);
+	free(tr.kids);
+	free(tr.parent);
+}
+
+/* ------------------------------------------------------------------------
+ * The run
+ */
+
 static int report(int err, struct taskdiag *td, const char *what)
 {
 	const char *extack = td ? taskdiag_extack(td) : NULL;
@@ -724,7 +696,7 @@ static int report(int err, struct taskdiag *td, const char *what)
 	return TDPS_EXIT_ERROR;
 }
 
-/* The caller's terminal, for the default selection. */
+/* The caller's terminal, for the default selection and T. */
 static int find_my_tty(struct run *r, struct taskdiag *td)
 {
 	struct taskdiag_request req = {
@@ -748,35 +720,42 @@ static int find_my_tty(struct run *r, struct taskdiag *td)
 	return ret;
 }
 
-static uint32_t groups_needed(const struct opts *o)
+static uint32_t groups_needed(const struct run *r)
 {
+	const struct tdps_opts *o = r->o;
 	uint32_t g = TASKDIAG_GROUP_BASE | TASKDIAG_GROUP_CRED;
 	size_t i;
 
-	if (o->all || (o->pids.n && !o->euids.n && !o->ruids.n))
+	if (o->all && !o->running_only && !o->tree && !o->negate)
 		g = 0;
+	if (o->tree)
+		g |= TASKDIAG_GROUP_BASE;
 	for (i = 0; i < o->ncols; i++)
-		g |= o->cols[i].sp->groups;
+		g |= o->col[i].sp->groups;
+	for (i = 0; i < o->nsort; i++)
+		g |= o->sort[i].sp->groups;
 	return g;
 }
 
 static int run_dump(struct run *r, struct taskdiag *td)
 {
-	const struct opts *o = r->o;
+	const struct tdps_opts *o = r->o;
 	struct taskdiag_request req = {
-		.scope = o->threads ? TASKDIAG_SCOPE_ALL_THREADS : TASKDIAG_SCOPE_ALL_PROCESSES,
-		.groups = groups_needed(o),
+		.scope = r->threads ? TASKDIAG_SCOPE_ALL_THREADS : TASKDIAG_SCOPE_ALL_PROCESSES,
+		.groups = groups_needed(r),
 	};
-	size_t i;
 	int ret;
 
-	if (!o->all && !o->pids.n && !o->euids.n && !o->ruids.n) {
+	if (!o->all) {
 		ret = find_my_tty(r, td);
 		if (ret)
 			return report(ret, td, "reading the own terminal");
+		if (o->own_tty)
+			tdps_ids_add(&r->ttys, (uint32_t)r->my_tty);
 	}
-	put_header(&r->lay);
-	if (o->threads) {
+	if (!o->no_header)
+		put_header(&r->lay);
+	if (r->threads) {
 		struct taskdiag_request procs = req;
 
 		procs.scope = TASKDIAG_SCOPE_ALL_PROCESSES;
@@ -786,41 +765,63 @@ static int run_dump(struct run *r, struct taskdiag *td)
 			return report(ret, td, "reading the processes");
 		r->leaders = false;
 	}
-	ret = taskdiag_dump(td, &req, one_task, r);
-	if (ret)
-		return report(ret, td, "reading the tasks");
-	if (r->nrows)
-		qsort(r->rows, r->nrows, sizeof(*r->rows), row_cmp);
-	for (i = 0; i < r->nrows; i++)
-		fputs(r->rows[i].text, stdout);
+	/* as ps 4.0.2: sorted, -L and -T show the processes only */
+	if (!(o->nsort && (o->thread_flags & (TDPS_TF_L | TDPS_TF_T)))) {
+		ret = taskdiag_dump(td, &req, one_task, r);
+		if (ret)
+			return report(ret, td, "reading the tasks");
+	}
+	order_rows(r);
+	print_rows(r);
 	return r->listed ? TDPS_EXIT_OK : TDPS_EXIT_NONE;
 }
 
-static void free_opts(struct opts *o)
+static void free_run(struct run *r)
 {
-	free(o->pids.v);
-	free(o->euids.v);
-	free(o->ruids.v);
-	free(o->cols);
-	free(o->fmt_text);
+	size_t i, k;
+
+	for (i = 0; i < r->nrows; i++) {
+		free(r->rows[i].cells);
+		if (r->rows[i].keys)
+			for (k = 0; k < r->o->nsort; k++)
+				free(r->rows[i].keys[k].s);
+		free(r->rows[i].keys);
+	}
+	free(r->rows);
+	free(r->lay.line.p);
+	free(r->cell.p);
+	free(r->text.p);
+	free(r->ttys.v);
+	free(r->stack);
 }
 
 int main(int argc, char **argv)
 {
-	struct opts o = { .backend = TASKDIAG_BACKEND_AUTO };
+	struct tdps_opts o = { .backend = TASKDIAG_BACKEND_AUTO };
 	struct taskdiag *td = NULL;
 	struct run r = { .o = &o };
 	size_t i;
 	int ret;
 
 	setlocale(LC_ALL, "");
-	parse_args(argc, argv, &o);
-	read_ctx(&r.cx, o.threads);
+	tdps_parse_args(argc, argv, &o);
+	r.threads = o.thread_flags != 0;
+	r.keep = r.threads || o.nsort || o.tree || o.quick;
+	r.use_table = true;
+	for (i = 0; i < TDPS_SEL__COUNT; i++)
+		r.use_table = r.use_table && !o.sel[i].n;
+	r.use_table = o.simple || (r.use_table && !o.ncomms && !o.own_tty);
+	for (i = 0; i < o.sel[TDPS_SEL_TTY].n; i++)
+		tdps_ids_add(&r.ttys, o.sel[TDPS_SEL_TTY].v[i]);
+	select_setup(&r);
+	if (r.select_bits == 0xffff)
+		o.all = true;
+	read_ctx(&r.cx, r.threads, o.bsd_c);
 	r.my_euid = geteuid();
 	r.lay = (struct layout){
-		.cols = o.cols,
+		.cols = o.col,
 		.ncols = o.ncols,
-		.screen = screen_cols(o.wide),
+		.screen = screen_cols(o.wide, o.cols),
 		.utf8 = r.cx.utf8,
 	};
 	ret = taskdiag_open(&td, o.backend);
@@ -833,12 +834,8 @@ int main(int argc, char **argv)
 		fprintf(stderr, "tdps: writing the output: %s\n", strerror(errno));
 		ret = TDPS_EXIT_ERROR;
 	}
-	for (i = 0; i < r.nrows; i++)
-		free(r.rows[i].text);
-	free(r.rows);
-	free(r.lay.line.p);
-	free(r.cell.p);
-	free_opts(&o);
+	free_run(&r);
+	tdps_free_opts(&o);
 	tdps_fmt_cleanup();
 	return ret;
 }

@@ -17,6 +17,7 @@
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include <time.h>
+#include <unistd.h>
 #include <wchar.h>
 #include <wctype.h>
 
@@ -73,17 +74,25 @@ void tdps_addc(struct tdps_buf *b, char c)
 void tdps_addf(struct tdps_buf *b, const char *fmt, ...)
 {
 	va_list ap;
+	size_t room;
 	int n;
 
+	tdps_reserve(b, 32);
+	room = b->cap - b->len;
 	va_start(ap, fmt);
-	n = vsnprintf(NULL, 0, fmt, ap);
+	n = vsnprintf(b->p + b->len, room, fmt, ap);
 	va_end(ap);
-	if (n <= 0)
+	if (n < 0) {
+		b->p[b->len] = '\0';
 		return;
-	tdps_reserve(b, (size_t)n);
-	va_start(ap, fmt);
-	vsnprintf(b->p + b->len, (size_t)n + 1, fmt, ap);
-	va_end(ap);
+	}
+	if ((size_t)n >= room) {
+		/* seldom: the buffer was too small; once more with room */
+		tdps_reserve(b, (size_t)n);
+		va_start(ap, fmt);
+		vsnprintf(b->p + b->len, (size_t)n + 1, fmt, ap);
+		va_end(ap);
+	}
 	b->len += (size_t)n;
 }
 
@@ -620,6 +629,10 @@ static void f_args(struct tdps_buf *b, const struct tdps_arg *a)
 	size_t n = 0, i;
 	char *s;
 
+	if (a->cx->bsd_c) {
+		f_comm(b, a);
+		return;
+	}
 	taskdiag_task_get_bytes(a->t, TASKDIAG_ITEM_CMDLINE, &data, &n);
 	while (n && !((const char *)data)[n - 1])
 		n--;
@@ -642,6 +655,169 @@ static void f_args(struct tdps_buf *b, const struct tdps_arg *a)
 	free(s);
 }
 
+/* ps's placeholder for what it does not know */
+static void f_dash(struct tdps_buf *b, const struct tdps_arg *a)
+{
+	(void)a;
+	tdps_addc(b, '-');
+}
+
+static void f_hex16(struct tdps_buf *b, const struct tdps_arg *a)
+{
+	tdps_addf(b, "%016" PRIx64, (uint64_t)num(a->t, a->item));
+}
+
+static uint64_t text_size(const struct taskdiag_task *t)
+{
+	uint64_t start = (uint64_t)num(t, TASKDIAG_ITEM_STAT_START_CODE);
+	uint64_t end = (uint64_t)num(t, TASKDIAG_ITEM_STAT_END_CODE);
+
+	return end > start ? end - start : 0;
+}
+
+/* trs, drs: the code, and the rest of the address space, in KiB */
+static void f_trs(struct tdps_buf *b, const struct tdps_arg *a)
+{
+	tdps_addf(b, "%" PRIu64, text_size(a->t) / 1024);
+}
+
+static void f_drs(struct tdps_buf *b, const struct tdps_arg *a)
+{
+	uint64_t vsize = (uint64_t)num(a->t, TASKDIAG_ITEM_STAT_VSIZE), text = text_size(a->t);
+
+	tdps_addf(b, "%" PRIu64, vsize > text ? (vsize - text) / 1024 : 0);
+}
+
+/*
+ * What neither backend sends: ps reads these from /proc, and so does tdps,
+ * from the same files.
+ */
+enum { P_WCHAN, P_CGROUP, P_EXE, P_LABEL, P_SESSION };
+
+static void proc_path(char *path, size_t n, const struct tdps_arg *a, const char *file)
+{
+	pid_t tgid = taskdiag_task_tgid(a->t), tid = taskdiag_task_pid(a->t);
+
+	if (tid != tgid)
+		snprintf(path, n, "/proc/%d/task/%d/%s", (int)tgid, (int)tid, file);
+	else
+		snprintf(path, n, "/proc/%d/%s", (int)tgid, file);
+}
+
+/* The whole of a small /proc file, NUL-terminated; its length, or -1. */
+static ssize_t read_small(const char *path, char *buf, size_t n)
+{
+	FILE *f = fopen(path, "re");
+	size_t got;
+
+	if (!f)
+		return -1;
+	got = fread(buf, 1, n - 1, f);
+	if (ferror(f))
+		got = 0;
+	fclose(f);
+	buf[got] = '\0';
+	return (ssize_t)got;
+}
+
+/* cgroup: the lines whose path is not "/", joined by commas */
+static void put_cgroups(struct tdps_buf *b, char *text)
+{
+	char *line, *save = NULL;
+	bool any = false;
+
+	for (line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		size_t n = strlen(line);
+
+		if (n >= 2 && !strcmp(line + n - 2, ":/"))
+			continue;
+		if (any)
+			tdps_addc(b, ',');
+		tdps_add(b, line, n);
+		any = true;
+	}
+	if (!any)
+		tdps_addc(b, '-');
+}
+
+/* lsession: a systemd login session is a cgroup named session-ID.scope */
+static void put_session(struct tdps_buf *b, const char *text)
+{
+	const char *p = strstr(text, "/session-"), *end;
+
+	if (p) {
+		p += 9;
+		end = strstr(p, ".scope");
+		if (end && end > p && (end[6] == '\n' || end[6] == '/' || !end[6])) {
+			tdps_add(b, p, (size_t)(end - p));
+			return;
+		}
+	}
+	tdps_addc(b, '-');
+}
+
+static void f_proc_text(struct tdps_buf *b, const struct tdps_arg *a)
+{
+	static const char *const files[] = {
+		[P_WCHAN] = "wchan", [P_CGROUP] = "cgroup", [P_EXE] = "exe",
+		[P_LABEL] = "attr/current", [P_SESSION] = "cgroup",
+	};
+	char path[64], buf[8192];
+	ssize_t n;
+
+	proc_path(path, sizeof(path), a, files[a->item]);
+	if (a->item == P_EXE) {
+		n = readlink(path, buf, sizeof(buf) - 1);
+		if (n <= 0) {
+			tdps_addc(b, '-');
+			return;
+		}
+		tdps_escape(b, buf, (size_t)n, a->cx->utf8);
+		return;
+	}
+	n = read_small(path, buf, sizeof(buf));
+	while (n > 0 && (buf[n - 1] == '\n' || !buf[n - 1]))
+		buf[--n] = '\0';
+	if (a->item == P_CGROUP && n > 0)
+		put_cgroups(b, buf);
+	else if (a->item == P_SESSION && n > 0)
+		put_session(b, buf);
+	else if (n <= 0 || (a->item == P_WCHAN && !strcmp(buf, "0")))
+		tdps_addc(b, '-');
+	else
+		tdps_escape(b, buf, (size_t)n, a->cx->utf8);
+}
+
+/* luid: the login uid, "-" when none was set */
+static void f_luid(struct tdps_buf *b, const struct tdps_arg *a)
+{
+	char path[64], buf[32];
+	unsigned long long v;
+
+	proc_path(path, sizeof(path), a, "loginuid");
+	if (read_small(path, buf, sizeof(buf)) <= 0 || sscanf(buf, "%llu", &v) != 1 ||
+	    v >= UINT32_MAX)
+		tdps_addc(b, '-');
+	else
+		tdps_addf(b, "%llu", v);
+}
+
+/* The namespace columns: the inode number of /proc/PID/ns/NAME */
+static void f_ns(struct tdps_buf *b, const struct tdps_arg *a)
+{
+	static const char *const names[] = { "cgroup", "ipc", "mnt", "net", "pid", "time",
+					     "user", "uts" };
+	char path[64], file[16];
+	struct stat st;
+
+	snprintf(file, sizeof(file), "ns/%s", names[a->item]);
+	proc_path(path, sizeof(path), a, file);
+	if (stat(path, &st))
+		tdps_addc(b, '-');
+	else
+		tdps_addf(b, "%llu", (unsigned long long)st.st_ino);
+}
+
 /* ------------------------------------------------------------------------
  * The table
  */
@@ -653,11 +829,17 @@ static void f_args(struct tdps_buf *b, const struct tdps_arg *a)
 #define G_CRED	TASKDIAG_GROUP_CRED
 #define G_CMD	TASKDIAG_GROUP_CMDLINE
 
-#define NUM(n, h, w, g, f, i) { n, h, w, true, TDPS_SPILL, false, 0, false, g, f, i }
-#define PID(n, h, g, f, i) { n, h, 5, true, TDPS_SPILL, false, 0, true, g, f, i }
-#define TXT(n, h, w, g, f, i) { n, h, w, false, TDPS_SPILL, false, 0, false, g, f, i }
-#define NAME(n, h, g, f, i) { n, h, 8, false, TDPS_PLUS, true, 8, false, g, f, i }
-#define CMD(n, h, w, g, f) { n, h, w, false, TDPS_CUT, true, 3, false, g, f, 0 }
+#define G_NONE	0
+#define TK	TDPS_F_TEXTKEY
+
+#define NUM(n, h, w, g, f, i) { n, h, w, true, TDPS_SPILL, false, 0, false, g, f, i, 0 }
+#define PID(n, h, g, f, i) { n, h, 5, true, TDPS_SPILL, false, 0, true, g, f, i, 0 }
+#define TXT(n, h, w, g, f, i) { n, h, w, false, TDPS_SPILL, false, 0, false, g, f, i, TK }
+/* text as wide as the screen allows when last, else cut at its width */
+#define WIDE(n, h, w, g, f, i) { n, h, w, false, TDPS_CUT, true, 1, false, g, f, i, TK }
+#define NAME(n, h, g, f, i) { n, h, 8, false, TDPS_PLUS, true, 8, false, g, f, i, TK }
+#define CMD(n, h, w, g, f) { n, h, w, false, TDPS_CUT, true, 3, false, g, f, 0, \
+			     TK | TDPS_F_TREE }
 
 static const struct tdps_spec specs[] = {
 	PID("pid", "PID", 0, f_pid, 0),
@@ -760,6 +942,29 @@ static const struct tdps_spec specs[] = {
 	NUM("bsdstart", "START", 6, G_BASE, f_start, 1),
 	NUM("stime", "STIME", 5, G_BASE, f_stime, 0),
 	NUM("start_time", "START", 5, G_BASE, f_stime, 0),
+	NUM("sig_block", "BLOCKED", 16, G_STATUS, f_mask, TASKDIAG_ITEM_STATUS_SIG_BLOCKED),
+	NUM("sig_ignore", "IGNORED", 16, G_STATUS, f_mask, TASKDIAG_ITEM_STATUS_SIG_IGNORED),
+	TXT("addr_1", "ADDR", 1, G_NONE, f_dash, 0),
+	NUM("nwchan", "WCHAN", 6, G_NONE, f_dash, 0),
+	WIDE("wchan", "WCHAN", 6, G_NONE, f_proc_text, P_WCHAN),
+	WIDE("cgroup", "CGROUP", 27, G_NONE, f_proc_text, P_CGROUP),
+	WIDE("exe", "EXE", 27, G_NONE, f_proc_text, P_EXE),
+	WIDE("label", "LABEL", 31, G_NONE, f_proc_text, P_LABEL),
+	TXT("lsession", "SESSION", 11, G_NONE, f_proc_text, P_SESSION),
+	NUM("luid", "LUID", 5, G_NONE, f_luid, 0),
+	NUM("cgroupns", "CGROUPNS", 10, G_NONE, f_ns, 0),
+	NUM("ipcns", "IPCNS", 10, G_NONE, f_ns, 1),
+	NUM("mntns", "MNTNS", 10, G_NONE, f_ns, 2),
+	NUM("netns", "NETNS", 10, G_NONE, f_ns, 3),
+	NUM("pidns", "PIDNS", 10, G_NONE, f_ns, 4),
+	NUM("timens", "TIMENS", 10, G_NONE, f_ns, 5),
+	NUM("userns", "USERNS", 10, G_NONE, f_ns, 6),
+	NUM("utsns", "UTSNS", 10, G_NONE, f_ns, 7),
+	NUM("trs", "TRS", 4, G_STAT, f_trs, 0),
+	NUM("m_trs", "TRS", 5, G_STAT, f_trs, 0),
+	NUM("drs", "DRS", 5, G_STAT, f_drs, 0),
+	NUM("m_drs", "DRS", 5, G_STAT, f_drs, 0),
+	NUM("stackp", "STACKP", 16, G_STAT, f_hex16, TASKDIAG_ITEM_STAT_START_STACK),
 	CMD("comm", "COMMAND", 15, G_BASE, f_comm),
 	CMD("ucmd", "CMD", 15, G_BASE, f_comm),
 	CMD("ucomm", "COMMAND", 15, G_BASE, f_comm),
@@ -767,6 +972,48 @@ static const struct tdps_spec specs[] = {
 	CMD("cmd", "CMD", 27, G_BASE | G_CMD, f_args),
 	CMD("command", "COMMAND", 27, G_BASE | G_CMD, f_args),
 };
+
+int64_t tdps_spec_key(const struct tdps_spec *sp, const struct tdps_arg *a)
+{
+	const struct taskdiag_task *t = a->t;
+
+	if (sp->fmt == f_pid)
+		return taskdiag_task_tgid(t);
+	if (sp->fmt == f_tid)
+		return taskdiag_task_pid(t);
+	if (sp->fmt == f_pcpu || sp->fmt == f_c) {
+		/* ps compares the share itself, not the tenths it shows */
+		uint64_t cs = elapsed_cs(t, a->cx);
+
+		return (int64_t)(cpu_ticks(t, a->cx) * 1000000000ull / (cs ? cs : 1));
+	}
+	if (sp->fmt == f_time || sp->fmt == f_bsdtime || sp->fmt == f_times)
+		return (int64_t)cpu_ticks(t, a->cx);
+	/* in clock ticks, as procfs has it: tasks of one tick tie */
+	if (sp->fmt == f_etime || sp->fmt == f_etimes)
+		return -(int64_t)ticks(a->cx, num(t, TASKDIAG_ITEM_BASE_START_TIME));
+	if (sp->fmt == f_lstart || sp->fmt == f_start || sp->fmt == f_stime)
+		return (int64_t)ticks(a->cx, num(t, TASKDIAG_ITEM_BASE_START_TIME));
+	if (sp->fmt == f_nice)
+		return num(t, TASKDIAG_ITEM_STAT_NICE);
+	if (sp->fmt == f_pri)
+		return num(t, TASKDIAG_ITEM_STAT_PRIORITY) * (a->item ? 1 : -1);
+	if (sp->fmt == f_rtprio)
+		return num(t, TASKDIAG_ITEM_STAT_RT_PRIORITY);
+	if (sp->fmt == f_pmem)
+		return num(t, TASKDIAG_ITEM_STATM_RESIDENT);
+	if (sp->fmt == f_tty)
+		return num(t, TASKDIAG_ITEM_BASE_TTY_NR);
+	if (sp->fmt == f_flags)
+		return num(t, TASKDIAG_ITEM_BASE_FLAGS);
+	if (sp->fmt == f_trs)
+		return (int64_t)text_size(t);
+	if (sp->fmt == f_drs)
+		return num(t, TASKDIAG_ITEM_STAT_VSIZE) - (int64_t)text_size(t);
+	if (sp->fmt == f_luid || sp->fmt == f_ns || sp->fmt == f_dash || sp->fmt == f_class)
+		return 0;
+	return num(t, sp->item);
+}
 
 const struct tdps_spec *tdps_spec_find(const char *name)
 {
