@@ -1146,8 +1146,11 @@ static int td_nl_iter_next(struct taskdiag_iter *it)
 					       &it->task);
 			if (err)
 				return td_nl_fail(nl, err);
-			/* a replay shows what was recorded */
-			if (it->td->ops == &td_netlink_backend)
+			/*
+			 * A replay shows what was recorded; so does the live
+			 * dump that is being recorded, so that the two agree.
+			 */
+			if (it->td->ops == &td_netlink_backend && nl->rec_fd < 0)
 				td_nl_complete_comm(nl, &it->task);
 			return 1;
 		}
