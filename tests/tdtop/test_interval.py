@@ -8,8 +8,11 @@ Fixtures whose rates are known whatever the machine's load:
   at a time: rchar_rate / syscr_rate = 4096, wchar_rate / syscw_rate = 512
   (to within the rounding of the printed values) in every interval where it
   ran, and it ran in one at least;
-- a busy loop: 0 <= cpu <= 100 (one thread), above 0 in one interval at least, cpu_machine = cpu / online CPUs,
-  and cpu_time = cpu / 100 * the interval.
+- a busy loop: 0 <= cpu <= 100 (one thread) to within two clock ticks over the
+  interval (procfs counts utime/stime in USER_HZ ticks, so each sample rounds down by up to
+  one tick, and the task is read a little later or earlier in one walk than in the other),
+  above 0 in one interval at least, cpu_machine = cpu / online CPUs, and
+  cpu_time = cpu / 100 * the interval.
 Each fixture has one record per interval; JSON lines, CSV and the table
 carry the same fields; bad values of --interval and --count are usage
 errors (exit 2); --backend netlink exits 3 where the module is not loaded.
@@ -91,7 +94,8 @@ def main():
         if not any(x["cpu"] > 0 for x in by.get(busy.pid, [])):
             fail("busy loop: no CPU in any interval: %r" % by.get(busy.pid))
         for x in by.get(busy.pid, []):
-            if not 0 <= x["cpu"] <= 100.0:
+            # two USER_HZ ticks over the interval: the rounding of each sample's counters
+            if not 0 <= x["cpu"] <= 100.0 * (1 + 2 / (os.sysconf("SC_CLK_TCK") * interval)):
                 fail("busy loop: cpu %r" % x["cpu"])
             if not close(x["cpu_machine"], x["cpu"] / ncpu):
                 fail("busy loop: cpu_machine %r, cpu %r, %d CPUs" % (x["cpu_machine"], x["cpu"],
