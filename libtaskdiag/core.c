@@ -12,6 +12,9 @@
 
 #include "internal.h"
 
+#define TD_STR_(x) #x
+#define TD_STR(x) TD_STR_(x)
+
 static const struct td_backend *td_ops_of(enum taskdiag_backend b)
 {
 	switch (b) {
@@ -234,11 +237,11 @@ int taskdiag_dump(struct taskdiag *td, const struct taskdiag_request *req, taskd
 }
 
 /*
- * The value of @item if it is present and of type @type (or @alt): the one
- * check every typed getter makes. @out_ok: the caller's out pointers.
+ * The one check every typed getter makes: @item is in range, present and
+ * of type @type (or @alt). @out_ok: the caller's out pointers.
  */
-static int td_value(const struct taskdiag_task *t, enum taskdiag_item item, bool out_ok,
-		    enum taskdiag_type type, enum taskdiag_type alt, const struct td_value **v)
+static int td_check(const struct taskdiag_task *t, enum taskdiag_item item, bool out_ok,
+		    enum taskdiag_type type, enum taskdiag_type alt)
 {
 	enum taskdiag_type have;
 
@@ -249,7 +252,6 @@ static int td_value(const struct taskdiag_task *t, enum taskdiag_item item, bool
 	have = td_items[item].type;
 	if (have != type && have != alt)
 		return -EINVAL;
-	*v = &t->v[item];
 	return 0;
 }
 
@@ -260,56 +262,88 @@ bool taskdiag_task_has(const struct taskdiag_task *t, enum taskdiag_item item)
 
 int taskdiag_task_get_u64(const struct taskdiag_task *t, enum taskdiag_item item, uint64_t *val)
 {
-	const struct td_value *v;
-	int err = td_value(t, item, val, TASKDIAG_TYPE_U64, TASKDIAG_TYPE_U64, &v);
+	int err = td_check(t, item, val, TASKDIAG_TYPE_U64, TASKDIAG_TYPE_U64);
 
 	if (!err)
-		*val = v->u;
+		*val = td_task_u(t, item);
 	return err;
 }
 
 int taskdiag_task_get_s64(const struct taskdiag_task *t, enum taskdiag_item item, int64_t *val)
 {
-	const struct td_value *v;
-	int err = td_value(t, item, val, TASKDIAG_TYPE_S64, TASKDIAG_TYPE_S64, &v);
+	int err = td_check(t, item, val, TASKDIAG_TYPE_S64, TASKDIAG_TYPE_S64);
 
 	if (!err)
-		*val = v->s;
+		*val = (int64_t)td_task_u(t, item);
 	return err;
 }
 
 int taskdiag_task_get_string(const struct taskdiag_task *t, enum taskdiag_item item,
 			     const char **str)
 {
-	const struct td_value *v;
-	int err = td_value(t, item, str, TASKDIAG_TYPE_STRING, TASKDIAG_TYPE_STRING, &v);
+	int err = td_check(t, item, str, TASKDIAG_TYPE_STRING, TASKDIAG_TYPE_STRING);
 
 	if (!err)
-		*str = v->b.p;
+		*str = td_task_cblob(t, item)->p;
 	return err;
 }
 
 int taskdiag_task_get_bytes(const struct taskdiag_task *t, enum taskdiag_item item,
 			    const void **data, size_t *len)
 {
-	const struct td_value *v;
-	int err = td_value(t, item, data && len, TASKDIAG_TYPE_BYTES, TASKDIAG_TYPE_U32_ARRAY, &v);
+	int err = td_check(t, item, data && len, TASKDIAG_TYPE_BYTES, TASKDIAG_TYPE_U32_ARRAY);
 
 	if (!err) {
-		*data = v->b.p;
-		*len = v->b.len;
+		const struct td_blob *b = td_task_cblob(t, item);
+
+		*data = b->p;
+		*len = b->len;
 	}
 	return err;
 }
 
+int taskdiag_task_get_items(const struct taskdiag_task *t, const enum taskdiag_item *items,
+			    size_t n, struct taskdiag_value *vals)
+{
+	size_t i;
+	int found = 0;
+
+	if (n && (!t || !items || !vals))
+		return -EINVAL;
+	for (i = 0; i < n; i++) {
+		struct taskdiag_value *v = &vals[i];
+		enum taskdiag_item item = items[i];
+
+		memset(v, 0, sizeof(*v));
+		if ((unsigned int)item >= TASKDIAG_ITEM__COUNT) {
+			v->err = -EINVAL;
+			continue;
+		}
+		if (!td_task_present(t, item)) {
+			v->err = -ENOENT;
+			continue;
+		}
+		if (td_item_locs[item].kind == TD_LOC_BLOB) {
+			const struct td_blob *b = td_task_cblob(t, item);
+
+			v->data = b->p;
+			v->len = b->len;
+		} else {
+			v->u = td_task_u(t, item);
+		}
+		found++;
+	}
+	return found;
+}
+
 pid_t taskdiag_task_pid(const struct taskdiag_task *t)
 {
-	return t && td_task_present(t, TASKDIAG_ITEM_PID) ? (pid_t)t->v[TASKDIAG_ITEM_PID].u : 0;
+	return t && td_task_present(t, TASKDIAG_ITEM_PID) ? (pid_t)t->top.pid : 0;
 }
 
 pid_t taskdiag_task_tgid(const struct taskdiag_task *t)
 {
-	return t && td_task_present(t, TASKDIAG_ITEM_TGID) ? (pid_t)t->v[TASKDIAG_ITEM_TGID].u : 0;
+	return t && td_task_present(t, TASKDIAG_ITEM_TGID) ? (pid_t)t->top.tgid : 0;
 }
 
 const char *taskdiag_strerror(int err)
@@ -322,7 +356,8 @@ const char *taskdiag_strerror(int err)
 	case TASKDIAG_ENOMODULE:
 		return "the task_diag kernel module is not loaded";
 	case TASKDIAG_EVERSION:
-		return "the task_diag module speaks an unknown protocol version";
+		return "the task_diag kernel module speaks another ABI version than this library "
+		       "(version " TD_STR(TASK_DIAG_FAMILY_VERSION) "): rebuild one to match the other";
 	case EBADMSG:
 		return "malformed or truncated reply from the kernel";
 	case ESRCH:

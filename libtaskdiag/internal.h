@@ -15,59 +15,181 @@
 
 #define TD_HIDDEN __attribute__((visibility("hidden")))
 
-/* One value: a number, or a pointer into the buffer the record came from. */
-struct td_value {
-	union {
-		uint64_t u;
-		int64_t s;
-		struct {
-			const void *p;
-			uint32_t len;
-		} b;
-	};
+#include <linux/task_diag.h>
+
+/* A string or byte value: a pointer into the buffer the record came from. */
+struct td_blob {
+	const void *p;
+	uint32_t len;
 };
 
 /*
- * A record. Resetting it clears only the presence bits: values of absent
- * items are never read, so a record costs nothing per item not present.
+ * The record's own part: what the ABI carries outside the group structs
+ * (pid, tgid, CMDLINE_LEN and the variable-length values), laid out as a
+ * group struct is: a mask of TD_TOP_F_* bits, then the fields.
+ */
+struct td_task_top {
+	uint64_t mask;
+	uint32_t pid;
+	uint32_t tgid;
+	uint32_t cmdline_len;
+	uint32_t __reserved;
+	struct td_blob comm;
+	struct td_blob cmdline;
+	struct td_blob cpus_allowed;
+	struct td_blob mems_allowed;
+	struct td_blob groups;
+};
+
+enum {
+	TD_TOP_F_PID,
+	TD_TOP_F_TGID,
+	TD_TOP_F_CMDLINE_LEN,
+	TD_TOP_F_COMM,
+	TD_TOP_F_CMDLINE,
+	TD_TOP_F_CPUS_ALLOWED,
+	TD_TOP_F_MEMS_ALLOWED,
+	TD_TOP_F_GROUPS,
+};
+
+/*
+ * A record: the group structs of the ABI as the module sent them (copied,
+ * zero-filled past a short payload) or as the procfs backend filled them,
+ * plus the top part. An item is present when its mask bit is set; a group
+ * that was not sent has mask 0. Resetting a record clears the seven masks.
  */
 struct taskdiag_task {
-	uint64_t present[(TASKDIAG_ITEM__COUNT + 63) / 64];
-	struct td_value v[TASKDIAG_ITEM__COUNT];
+	struct td_task_top top;
+	struct task_diag_base base;
+	struct task_diag_stat stat;
+	struct task_diag_statm statm;
+	struct task_diag_io io;
+	struct task_diag_status status;
+	struct task_diag_cred cred;
 };
+
+/* How an item's value is stored (enum td_loc_kind). */
+enum td_loc_kind {
+	TD_LOC_UNSIGNED = 1,	/* an unsigned number of 1, 2, 4 or 8 bytes */
+	TD_LOC_SIGNED,		/* a signed number of 1, 2, 4 or 8 bytes */
+	TD_LOC_BLOB,		/* a struct td_blob */
+};
+
+/*
+ * struct td_item_loc - where item i lives in a record (items.c, derived
+ * with offsetof()/sizeof() from the X-macro list in item_table.h)
+ * @mask_off: offset of the u64 mask that holds its bit
+ * @off: offset of the value
+ * @size: size of the value (numbers: 1, 2, 4 or 8)
+ * @bit: its bit in that mask
+ * @kind: enum td_loc_kind
+ */
+struct td_item_loc {
+	uint16_t mask_off;
+	uint16_t off;
+	uint8_t size;
+	uint8_t bit;
+	uint8_t kind;
+};
+
+extern const struct td_item_loc td_item_locs[TASKDIAG_ITEM__COUNT] TD_HIDDEN;
+
+static inline uint64_t *td_task_maskp(struct taskdiag_task *t, const struct td_item_loc *l)
+{
+	return (uint64_t *)(void *)((char *)t + l->mask_off);
+}
 
 static inline void td_task_reset(struct taskdiag_task *t)
 {
-	memset(t->present, 0, sizeof(t->present));
-}
-
-static inline void td_task_mark(struct taskdiag_task *t, int item)
-{
-	t->present[item / 64] |= 1ull << (item % 64);
+	t->top.mask = 0;
+	t->base.mask = 0;
+	t->stat.mask = 0;
+	t->statm.mask = 0;
+	t->io.mask = 0;
+	t->status.mask = 0;
+	t->cred.mask = 0;
 }
 
 static inline bool td_task_present(const struct taskdiag_task *t, int item)
 {
-	return t->present[item / 64] & (1ull << (item % 64));
+	const struct td_item_loc *l = &td_item_locs[item];
+
+	return (*(const uint64_t *)(const void *)((const char *)t + l->mask_off) >> l->bit) & 1;
 }
 
+static inline void td_task_mark(struct taskdiag_task *t, int item)
+{
+	const struct td_item_loc *l = &td_item_locs[item];
+
+	*td_task_maskp(t, l) |= 1ull << l->bit;
+}
+
+/* A number's value, sign-extended for signed fields (cast it to int64_t). */
+static inline uint64_t td_task_u(const struct taskdiag_task *t, int item)
+{
+	const struct td_item_loc *l = &td_item_locs[item];
+	const void *p = (const char *)t + l->off;
+
+	switch (l->size) {
+	case 1:
+		return l->kind == TD_LOC_SIGNED ? (uint64_t)(int64_t)*(const int8_t *)p :
+						  *(const uint8_t *)p;
+	case 2:
+		return l->kind == TD_LOC_SIGNED ? (uint64_t)(int64_t)*(const int16_t *)p :
+						  *(const uint16_t *)p;
+	case 4:
+		return l->kind == TD_LOC_SIGNED ? (uint64_t)(int64_t)*(const int32_t *)p :
+						  *(const uint32_t *)p;
+	default:
+		return *(const uint64_t *)p;
+	}
+}
+
+static inline struct td_blob *td_task_blob(struct taskdiag_task *t, int item)
+{
+	return (struct td_blob *)(void *)((char *)t + td_item_locs[item].off);
+}
+
+static inline const struct td_blob *td_task_cblob(const struct taskdiag_task *t, int item)
+{
+	return (const struct td_blob *)(const void *)((const char *)t + td_item_locs[item].off);
+}
+
+/* Store a number in its field (truncated to the field's size) and mark it. */
 static inline void td_task_set_u64(struct taskdiag_task *t, int item, uint64_t val)
 {
-	t->v[item].u = val;
-	td_task_mark(t, item);
+	const struct td_item_loc *l = &td_item_locs[item];
+	void *p = (char *)t + l->off;
+
+	switch (l->size) {
+	case 1:
+		*(uint8_t *)p = (uint8_t)val;
+		break;
+	case 2:
+		*(uint16_t *)p = (uint16_t)val;
+		break;
+	case 4:
+		*(uint32_t *)p = (uint32_t)val;
+		break;
+	default:
+		*(uint64_t *)p = val;
+		break;
+	}
+	*td_task_maskp(t, l) |= 1ull << l->bit;
 }
 
 static inline void td_task_set_s64(struct taskdiag_task *t, int item, int64_t val)
 {
-	t->v[item].s = val;
-	td_task_mark(t, item);
+	td_task_set_u64(t, item, (uint64_t)val);
 }
 
 static inline void td_task_set_blob(struct taskdiag_task *t, int item, const void *p,
 				    uint32_t len)
 {
-	t->v[item].b.p = p;
-	t->v[item].b.len = len;
+	struct td_blob *b = td_task_blob(t, item);
+
+	b->p = p;
+	b->len = len;
 	td_task_mark(t, item);
 }
 
@@ -139,9 +261,12 @@ TD_HIDDEN void td_set_extack(struct taskdiag *td, const char *msg, size_t len);
  * @len: their length
  * @t: the record to fill (reset first); blobs point into @attrs
  *
- * Unknown attributes are skipped (newer modules may add some); attributes
- * of the wrong size, lengths running past the end, nests that are not
- * well-formed or a missing pid make the whole message -EBADMSG.
+ * ABI version 2 (decode.c): each group struct is copied out (at most the
+ * size this library knows; zero-filled and its mask bits past the payload
+ * cleared when shorter), a payload shorter than the group's VER0 size, a
+ * number of the wrong size, a string without NUL, an array not a multiple
+ * of 4 bytes, lengths running past the end or a missing pid make the whole
+ * message -EBADMSG. Unknown attributes are skipped (newer modules).
  */
 TD_HIDDEN int td_nl_parse_task(const void *attrs, size_t len, struct taskdiag_task *t);
 

@@ -403,17 +403,21 @@ static int td_pf_words_reserve(struct td_pf_words *w, size_t n)
 }
 
 /*
- * td_pf_read() - read file @name of the task directory @dirfd into @b
+ * td_pf_read_total() - read file @name of the task directory @dirfd into @b
  * @max: read at most this many bytes (the cmdline cap), 0 for all
+ * @total: NULL, or (only with @max) set to the file's whole length: when
+ *         @max bytes were read, the rest is read and counted (the cmdline's
+ *         full length, which the module sends as CMDLINE_LEN)
  *
  * The buffer grows as needed and is NUL-terminated. The procfs files read
  * here are single-record seq_files (or cmdline, which fills any count it
  * can): a read shorter than asked for is the end of the file, which saves
  * the second read() a generic loop would make.
  *
- * Return: the length, or a negative errno.
+ * Return: the length read, or a negative errno.
  */
-static ssize_t td_pf_read(int dirfd, const char *name, struct td_pf_buf *b, size_t max)
+static ssize_t td_pf_read_total(int dirfd, const char *name, struct td_pf_buf *b, size_t max,
+				uint64_t *total)
 {
 	size_t len = 0;
 	int fd, err;
@@ -451,6 +455,19 @@ static ssize_t td_pf_read(int dirfd, const char *name, struct td_pf_buf *b, size
 		if ((size_t)n < room)
 			break;
 	}
+	if (total) {
+		*total = len;
+		while (max && len >= max) {
+			char rest[4096];
+			ssize_t n = read(fd, rest, sizeof(rest));
+
+			if (n < 0 && errno == EINTR)
+				continue;
+			if (n <= 0)
+				break;	/* an error past the cap only loses the length */
+			*total += (uint64_t)n;
+		}
+	}
 	close(fd);
 	b->p[len] = '\0';
 	return (ssize_t)len;
@@ -460,22 +477,19 @@ err_close:
 	return err;
 }
 
-/* Set @item from a number as procfs prints it, sized as the ABI carries it. */
+/* td_pf_read_total() without the whole length. */
+static ssize_t td_pf_read(int dirfd, const char *name, struct td_pf_buf *b, size_t max)
+{
+	return td_pf_read_total(dirfd, name, b, max, NULL);
+}
+
+/*
+ * Set @item from a number as procfs prints it: stored at the size the ABI
+ * carries it (tty_nr, printed signed, is the u32 it is; s32 fields keep
+ * their sign through the getter's sign extension).
+ */
 static void td_pf_set(struct taskdiag_task *t, int item, uint64_t v)
 {
-	const struct taskdiag_item_info *r = &td_items[item];
-
-	if (r->type == TASKDIAG_TYPE_S64) {
-		if (r->attr_size == 4)
-			v = (uint64_t)(int64_t)(int32_t)(uint32_t)v;
-		td_task_set_s64(t, item, (int64_t)v);
-		return;
-	}
-	/* tty_nr is printed signed; the module sends it as the u32 it is. */
-	if (r->attr_size == 4)
-		v = (uint32_t)v;
-	else if (r->attr_size == 1)
-		v = (uint8_t)v;
 	td_task_set_u64(t, item, v);
 }
 
@@ -898,12 +912,17 @@ static int td_pf_fill(struct taskdiag_iter *it, struct td_pf_iter *pi, int dirfd
 	}
 
 	if (groups & TASKDIAG_GROUP_CMDLINE) {
-		n = td_pf_read(dirfd, "cmdline", &pi->cmdline, TD_PF_CMDLINE_MAX);
+		uint64_t total;
+
+		n = td_pf_read_total(dirfd, "cmdline", &pi->cmdline, TD_PF_CMDLINE_MAX, &total);
 		if (n < 0)
 			return td_pf_gone((int)n) ? 0 : (int)n;
 		/* Empty: no mm (kernel thread, zombie); the module sends nothing. */
 		if (n > 0)
 			td_task_set_blob(t, TASKDIAG_ITEM_CMDLINE, pi->cmdline.p, (uint32_t)n);
+		/* Cut at the cap: the module says how long the whole argv is. */
+		if (total > (uint64_t)n)
+			td_pf_set(t, TASKDIAG_ITEM_CMDLINE_LEN, total);
 	}
 
 	if (need_stat && (groups & TD_GROUPS_STAT_FILE))

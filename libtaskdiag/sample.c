@@ -74,7 +74,7 @@ static void td_blob_items_init(void)
 	if (td_nblob_items >= 0)
 		return;
 	for (i = 0; i < TASKDIAG_ITEM__COUNT; i++)
-		if (td_items[i].type != TASKDIAG_TYPE_U64 && td_items[i].type != TASKDIAG_TYPE_S64)
+		if (td_item_locs[i].kind == TD_LOC_BLOB)
 			td_blob_items[n++] = i;
 	td_nblob_items = n;
 }
@@ -126,20 +126,21 @@ int td_sample_append(struct taskdiag_sample *s, const struct taskdiag_task *t)
 	td_blob_items_init();
 	for (k = 0; k < td_nblob_items; k++) {
 		int item = td_blob_items[k];
+		struct td_blob *b = td_task_blob(r, item);
 		uint32_t len;
 
 		if (!td_task_present(r, item))
 			continue;
-		len = r->v[item].b.len;
+		len = b->len;
 		/* room for a NUL after the bytes, and 8-byte alignment */
 		err = td_grow(&s->arena, &s->acap, s->used + len + 8, 1);
 		if (err)
 			return err;
 		if (len)
-			memcpy(s->arena + s->used, r->v[item].b.p, len);
+			memcpy(s->arena + s->used, b->p, len);
 		s->arena[s->used + len] = '\0';
 		/* an offset until td_sample_finish(): the arena may move */
-		r->v[item].b.p = (const void *)(uintptr_t)s->used;
+		b->p = (const void *)(uintptr_t)s->used;
 		s->used += (len + 8) & ~(size_t)7;
 	}
 	s->n++;
@@ -192,7 +193,7 @@ static void td_sort_idx(uint32_t *a, size_t n, td_idx_cmp cmp, void *arg)
 
 static pid_t td_rec_pid(const struct taskdiag_task *t)
 {
-	return (pid_t)t->v[TASKDIAG_ITEM_PID].u;
+	return (pid_t)t->top.pid;
 }
 
 static int td_bypid_cmp(const void *a, const void *b, void *arg)
@@ -236,8 +237,11 @@ int td_sample_finish(struct taskdiag_sample *s, uint64_t time_ns)
 		for (k = 0; k < td_nblob_items; k++) {
 			int item = td_blob_items[k];
 
-			if (td_task_present(r, item))
-				r->v[item].b.p = s->arena + (uintptr_t)r->v[item].b.p;
+			if (td_task_present(r, item)) {
+				struct td_blob *b = td_task_blob(r, item);
+
+				b->p = s->arena + (uintptr_t)b->p;
+			}
 		}
 		s->order[i] = (uint32_t)i;
 		s->bypid[i] = (uint32_t)i;
@@ -314,21 +318,28 @@ struct td_sort_ctx {
 
 static int td_item_cmp(const struct taskdiag_task *a, const struct taskdiag_task *b, int item)
 {
-	const struct td_value *x = &a->v[item], *y = &b->v[item];
+	const struct td_blob *x, *y;
+	uint64_t u, v;
 	uint32_t n;
 	int c;
 
-	switch (td_items[item].type) {
-	case TASKDIAG_TYPE_U64:
-		return x->u < y->u ? -1 : x->u > y->u;
-	case TASKDIAG_TYPE_S64:
-		return x->s < y->s ? -1 : x->s > y->s;
+	switch (td_item_locs[item].kind) {
+	case TD_LOC_UNSIGNED:
+		u = td_task_u(a, item);
+		v = td_task_u(b, item);
+		return u < v ? -1 : u > v;
+	case TD_LOC_SIGNED:
+		u = td_task_u(a, item);
+		v = td_task_u(b, item);
+		return (int64_t)u < (int64_t)v ? -1 : (int64_t)u > (int64_t)v;
 	default:
-		n = x->b.len < y->b.len ? x->b.len : y->b.len;
-		c = n ? memcmp(x->b.p, y->b.p, n) : 0;
+		x = td_task_cblob(a, item);
+		y = td_task_cblob(b, item);
+		n = x->len < y->len ? x->len : y->len;
+		c = n ? memcmp(x->p, y->p, n) : 0;
 		if (c)
 			return c < 0 ? -1 : 1;
-		return x->b.len < y->b.len ? -1 : x->b.len > y->b.len;
+		return x->len < y->len ? -1 : x->len > y->len;
 	}
 }
 
@@ -437,7 +448,7 @@ static int td_counter(const struct taskdiag_task *t, int k, uint64_t *val)
 
 	if (!td_task_present(t, a) || (b >= 0 && !td_task_present(t, b)))
 		return -ENOENT;
-	*val = t->v[a].u + (b >= 0 ? t->v[b].u : 0);
+	*val = td_task_u(t, a) + (b >= 0 ? td_task_u(t, b) : 0);
 	return 0;
 }
 
@@ -453,7 +464,7 @@ static void td_derive(struct taskdiag_diff *d, uint32_t ci, unsigned int ncpu)
 	if (d->prev_of[ci] >= 0)
 		old = &d->prev->recs[d->prev_of[ci]];
 	else if (td_task_present(cur, TASKDIAG_ITEM_BASE_START_TIME) &&
-		 cur->v[TASKDIAG_ITEM_BASE_START_TIME].u >= d->prev->time)
+		 cur->base.start_time >= d->prev->time)
 		from_zero = true;	/* started in the interval */
 	vals[0] = 0;
 	err[0] = -EINVAL;
@@ -495,7 +506,7 @@ static bool td_same_task(const struct taskdiag_task *a, const struct taskdiag_ta
 	int st = TASKDIAG_ITEM_BASE_START_TIME;
 
 	if (td_task_present(a, st) && td_task_present(b, st))
-		return a->v[st].u == b->v[st].u;
+		return td_task_u(a, st) == td_task_u(b, st);
 	return true;
 }
 

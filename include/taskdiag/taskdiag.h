@@ -187,6 +187,7 @@ enum taskdiag_item {
 	TASKDIAG_ITEM_CRED_CAP_BOUNDING,
 	TASKDIAG_ITEM_CRED_CAP_AMBIENT,
 	TASKDIAG_ITEM_CRED_NGROUPS,
+	TASKDIAG_ITEM_CMDLINE_LEN,	/* since 0.3: the whole argv's length, when CMDLINE holds only its start */
 
 	TASKDIAG_ITEM__COUNT	/* not an item: the number of items */
 };
@@ -221,10 +222,10 @@ struct taskdiag_item_info {
 	const char *group_name;	/* "task", "base", "stat", ... (JSON object) */
 	const char *name;	/* "pid", "utime", "vm_rss", ... (JSON key) */
 	uint32_t group;		/* TASKDIAG_GROUP_* bit, 0 for pid and tgid */
-	uint16_t attr;		/* ABI attribute number within its nest */
+	uint16_t attr;		/* ABI attribute that carries it (top level; a group struct for numbers) */
 	enum taskdiag_type type;
 	enum taskdiag_unit unit;
-	uint8_t attr_size;	/* payload size of fixed-size attributes, else 0 */
+	uint8_t attr_size;	/* size of a number in the ABI (its struct member), else 0 */
 };
 
 /** The row of @item, or NULL if @item is out of range. */
@@ -335,6 +336,41 @@ TASKDIAG_API int taskdiag_task_get_string(const struct taskdiag_task *task,
 					  enum taskdiag_item item, const char **str);
 TASKDIAG_API int taskdiag_task_get_bytes(const struct taskdiag_task *task, enum taskdiag_item item,
 					 const void **data, size_t *len);
+/**
+ * struct taskdiag_value - one item of taskdiag_task_get_items() (since 0.3)
+ * @err: 0 (present), -ENOENT (absent from the record) or -EINVAL (out of
+ *       range); the value is zero unless @err is 0
+ * @u: TASKDIAG_TYPE_U64 items
+ * @s: TASKDIAG_TYPE_S64 items
+ * @data, @len: strings (NUL-terminated, @len without the NUL), bytes and
+ *       u32 arrays, pointing into the record
+ */
+struct taskdiag_value {
+	int err;
+	union {
+		uint64_t u;
+		int64_t s;
+	};
+	const void *data;
+	size_t len;
+};
+
+/**
+ * taskdiag_task_get_items() - several items of a record in one call
+ * @task: the record
+ * @items: @n items, any types, in any order (repeats allowed)
+ * @n: how many
+ * @vals: @n values, filled in the order of @items
+ *
+ * The same values as the typed getters, for a caller that reads the same
+ * columns of every record (a ps, a top).
+ * Return: the number of items present, or -EINVAL (@task, @items or @vals
+ * NULL with @n > 0).
+ */
+TASKDIAG_API int taskdiag_task_get_items(const struct taskdiag_task *task,
+					 const enum taskdiag_item *items, size_t n,
+					 struct taskdiag_value *vals);
+
 /** The record's pid and tgid (always present). */
 TASKDIAG_API pid_t taskdiag_task_pid(const struct taskdiag_task *task);
 TASKDIAG_API pid_t taskdiag_task_tgid(const struct taskdiag_task *task);

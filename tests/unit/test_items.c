@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
  * The item table against the enum it is indexed by and against the uapi
- * header: row i describes item i, every group attribute of the ABI (all but
- * PAD) has exactly one row, names are unique where lookups need them to be.
+ * header: row i describes item i, every field of every group struct of the
+ * ABI and every top-level value has exactly one row at the right place,
+ * names are unique where lookups need them to be.
  * Nothing is parsed at run time: the header's own enum constants are the
  * reference.
  */
@@ -20,27 +21,42 @@
 
 #include "internal.h"
 
-/* The nests of the ABI and the library's name and bit for each. */
+/*
+ * The group structs of the ABI: the library's name and bit, the reply
+ * attribute, where the struct sits in a record, its size and its number of
+ * fields (the last TASK_DIAG_<GROUP>_F_* + 1).
+ */
 static const struct {
 	uint32_t group;
 	const char *name;
-	int nest;	/* TASK_DIAG_A_TASK_<GROUP> */
-	int max;	/* TASK_DIAG_A_<GROUP>_MAX */
-} nests[] = {
-	{ TASKDIAG_GROUP_BASE, "base", TASK_DIAG_A_TASK_BASE, TASK_DIAG_A_BASE_MAX },
-	{ TASKDIAG_GROUP_STAT, "stat", TASK_DIAG_A_TASK_STAT, TASK_DIAG_A_STAT_MAX },
-	{ TASKDIAG_GROUP_STATM, "statm", TASK_DIAG_A_TASK_STATM, TASK_DIAG_A_STATM_MAX },
-	{ TASKDIAG_GROUP_IO, "io", TASK_DIAG_A_TASK_IO, TASK_DIAG_A_IO_MAX },
-	{ TASKDIAG_GROUP_STATUS, "status", TASK_DIAG_A_TASK_STATUS, TASK_DIAG_A_STATUS_MAX },
-	{ TASKDIAG_GROUP_CRED, "cred", TASK_DIAG_A_TASK_CRED, TASK_DIAG_A_CRED_MAX },
+	int attr;	/* TASK_DIAG_A_TASK_<GROUP> */
+	size_t rec_off;
+	size_t size;
+	int nfields;
+} groups[] = {
+	{ TASKDIAG_GROUP_BASE, "base", TASK_DIAG_A_TASK_BASE, offsetof(struct taskdiag_task, base),
+	  sizeof(struct task_diag_base), TASK_DIAG_BASE_F_STATE + 1 },
+	{ TASKDIAG_GROUP_STAT, "stat", TASK_DIAG_A_TASK_STAT, offsetof(struct taskdiag_task, stat),
+	  sizeof(struct task_diag_stat), TASK_DIAG_STAT_F_WCHAN + 1 },
+	{ TASKDIAG_GROUP_STATM, "statm", TASK_DIAG_A_TASK_STATM,
+	  offsetof(struct taskdiag_task, statm), sizeof(struct task_diag_statm),
+	  TASK_DIAG_STATM_F_DT + 1 },
+	{ TASKDIAG_GROUP_IO, "io", TASK_DIAG_A_TASK_IO, offsetof(struct taskdiag_task, io),
+	  sizeof(struct task_diag_io), TASK_DIAG_IO_F_CANCELLED_WRITE_BYTES + 1 },
+	{ TASKDIAG_GROUP_STATUS, "status", TASK_DIAG_A_TASK_STATUS,
+	  offsetof(struct taskdiag_task, status), sizeof(struct task_diag_status),
+	  TASK_DIAG_STATUS_F_SECCOMP + 1 },
+	{ TASKDIAG_GROUP_CRED, "cred", TASK_DIAG_A_TASK_CRED, offsetof(struct taskdiag_task, cred),
+	  sizeof(struct task_diag_cred), TASK_DIAG_CRED_F_CAP_AMBIENT + 1 },
 };
 
-#define N_NESTS (sizeof(nests) / sizeof(nests[0]))
+#define N_GROUPS (sizeof(groups) / sizeof(groups[0]))
 
-static int nest_of(uint32_t group)
+/* The group whose struct holds the value of row @i, or -1 (the top part). */
+static int struct_of(int i)
 {
-	for (size_t n = 0; n < N_NESTS; n++)
-		if (nests[n].group == group)
+	for (size_t n = 0; n < N_GROUPS; n++)
+		if (td_item_locs[i].mask_off == groups[n].rec_off)
 			return (int)n;
 	return -1;
 }
@@ -92,74 +108,129 @@ static void test_groups_and_scopes_match_abi(void **state)
 }
 
 /*
- * Every row of a nest group names an attribute 2..MAX of that nest (1 is
- * PAD), no two rows share one, and every attribute has a row.
+ * Every field of every group struct has exactly one row: the row's bit is
+ * in range and unique, its value lies inside the struct after the mask,
+ * no two overlap, and since the header numbers the fields in the order
+ * they appear, the rows sorted by offset have bits 0, 1, 2, ... (a row that
+ * pairs a member with another member's bit fails here).
  */
-static void test_every_abi_attribute_has_one_row(void **state)
+static void test_every_struct_field_has_one_row(void **state)
 {
-	int count[N_NESTS] = { 0 };
-	bool seen[N_NESTS][256];
-
 	(void)state;
-	memset(seen, 0, sizeof(seen));
-	for (size_t n = 0; n < N_NESTS; n++)
-		assert_true(nests[n].max < 256);
+	for (size_t n = 0; n < N_GROUPS; n++) {
+		int by_bit[64], count = 0;
+		size_t last_end = sizeof(uint64_t);
 
-	for (int i = 0; i < TASKDIAG_ITEM__COUNT; i++) {
-		const struct taskdiag_item_info *r = &td_items[i];
-		int n = nest_of(r->group);
+		for (int b = 0; b < 64; b++)
+			by_bit[b] = -1;
+		for (int i = 0; i < TASKDIAG_ITEM__COUNT; i++) {
+			const struct td_item_loc *l = &td_item_locs[i];
+			const struct taskdiag_item_info *r = &td_items[i];
 
-		if (n < 0)
-			continue;	/* top-level attribute: next test */
-		if (r->attr < 2 || r->attr > nests[n].max)
-			fail_msg("%s.%s: attribute %u outside 2..%d of its nest", r->group_name,
-				 r->name, r->attr, nests[n].max);
-		if (seen[n][r->attr])
-			fail_msg("%s.%s: attribute %u has two rows", r->group_name, r->name,
-				 r->attr);
-		seen[n][r->attr] = true;
-		count[n]++;
-		assert_string_equal(r->group_name, nests[n].name);
-	}
-	for (size_t n = 0; n < N_NESTS; n++) {
-		if (count[n] != nests[n].max - 1)
-			fail_msg("group %s: %d rows, the header has %d attributes besides PAD",
-				 nests[n].name, count[n], nests[n].max - 1);
+			if (struct_of(i) != (int)n)
+				continue;
+			count++;
+			assert_int_equal(r->group, groups[n].group);
+			assert_string_equal(r->group_name, groups[n].name);
+			assert_int_equal(r->attr, groups[n].attr);
+			if (l->bit >= groups[n].nfields)
+				fail_msg("%s.%s: bit %u, the struct has %d fields", r->group_name,
+					 r->name, l->bit, groups[n].nfields);
+			if (by_bit[l->bit] >= 0)
+				fail_msg("%s.%s: bit %u has two rows", r->group_name, r->name, l->bit);
+			by_bit[l->bit] = i;
+			if (l->off < groups[n].rec_off + sizeof(uint64_t) ||
+			    l->off + l->size > groups[n].rec_off + groups[n].size)
+				fail_msg("%s.%s: outside its struct", r->group_name, r->name);
+			assert_int_equal(l->size, r->attr_size);
+		}
+		if (count != groups[n].nfields)
+			fail_msg("group %s: %d rows, the header has %d fields", groups[n].name, count,
+				 groups[n].nfields);
+		for (int b = 0; b < groups[n].nfields; b++) {
+			const struct td_item_loc *l = &td_item_locs[by_bit[b]];
+			size_t off = l->off - groups[n].rec_off;
+
+			if (off < last_end)
+				fail_msg("group %s: bit %d (%s) at offset %zu, before the end %zu of bit %d",
+					 groups[n].name, b, td_items[by_bit[b]].name, off, last_end,
+					 b - 1);
+			last_end = off + l->size;
+		}
 	}
 }
 
-/* Rows outside the nests are the reply's top-level PID, TGID and CMDLINE. */
+/* A few offsets the header spells out, so the table is not its own reference. */
+static void test_struct_offsets(void **state)
+{
+	(void)state;
+	assert_int_equal(td_item_locs[TASKDIAG_ITEM_BASE_PPID].off,
+			 offsetof(struct taskdiag_task, base) + offsetof(struct task_diag_base, ppid));
+	assert_int_equal(td_item_locs[TASKDIAG_ITEM_BASE_PPID].bit, TASK_DIAG_BASE_F_PPID);
+	assert_int_equal(td_item_locs[TASKDIAG_ITEM_STAT_WCHAN].off,
+			 offsetof(struct taskdiag_task, stat) + offsetof(struct task_diag_stat, wchan));
+	assert_int_equal(td_item_locs[TASKDIAG_ITEM_STATUS_UMASK].bit, TASK_DIAG_STATUS_F_UMASK);
+	assert_int_equal(td_item_locs[TASKDIAG_ITEM_CRED_NGROUPS].off,
+			 offsetof(struct taskdiag_task, cred) +
+				 offsetof(struct task_diag_cred, ngroups));
+	assert_int_equal(td_item_locs[TASKDIAG_ITEM_CRED_NGROUPS].bit, TASK_DIAG_CRED_F_NGROUPS);
+	/* the structs' sizes are their VER0 sizes (a struct only grows at its end) */
+	assert_int_equal(sizeof(struct task_diag_base), TASK_DIAG_BASE_SIZE_VER0);
+	assert_int_equal(sizeof(struct task_diag_stat), TASK_DIAG_STAT_SIZE_VER0);
+	assert_int_equal(sizeof(struct task_diag_statm), TASK_DIAG_STATM_SIZE_VER0);
+	assert_int_equal(sizeof(struct task_diag_io), TASK_DIAG_IO_SIZE_VER0);
+	assert_int_equal(sizeof(struct task_diag_status), TASK_DIAG_STATUS_SIZE_VER0);
+	assert_int_equal(sizeof(struct task_diag_cred), TASK_DIAG_CRED_SIZE_VER0);
+}
+
+/*
+ * The rows outside the group structs: the reply's top-level attributes,
+ * each with its own bit of the record's top part.
+ */
 static void test_top_level_rows(void **state)
 {
+	static const struct {
+		int item, attr;
+		uint32_t group;
+		const char *group_name;
+	} want[] = {
+		{ TASKDIAG_ITEM_PID, TASK_DIAG_A_TASK_PID, 0, "task" },
+		{ TASKDIAG_ITEM_TGID, TASK_DIAG_A_TASK_TGID, 0, "task" },
+		{ TASKDIAG_ITEM_CMDLINE, TASK_DIAG_A_TASK_CMDLINE, TASKDIAG_GROUP_CMDLINE, "task" },
+		{ TASKDIAG_ITEM_CMDLINE_LEN, TASK_DIAG_A_TASK_CMDLINE_LEN, TASKDIAG_GROUP_CMDLINE,
+		  "task" },
+		{ TASKDIAG_ITEM_BASE_COMM, TASK_DIAG_A_TASK_COMM, TASKDIAG_GROUP_BASE, "base" },
+		{ TASKDIAG_ITEM_STATUS_CPUS_ALLOWED, TASK_DIAG_A_TASK_CPUS_ALLOWED,
+		  TASKDIAG_GROUP_STATUS, "status" },
+		{ TASKDIAG_ITEM_STATUS_MEMS_ALLOWED, TASK_DIAG_A_TASK_MEMS_ALLOWED,
+		  TASKDIAG_GROUP_STATUS, "status" },
+		{ TASKDIAG_ITEM_CRED_GROUPS, TASK_DIAG_A_TASK_GROUPS, TASKDIAG_GROUP_CRED, "cred" },
+	};
+	uint64_t bits = 0;
 	int n_top = 0;
 
 	(void)state;
 	for (int i = 0; i < TASKDIAG_ITEM__COUNT; i++) {
 		const struct taskdiag_item_info *r = &td_items[i];
+		const struct td_item_loc *l = &td_item_locs[i];
+		size_t k;
 
-		if (nest_of(r->group) >= 0)
+		if (struct_of(i) >= 0)
 			continue;
 		n_top++;
-		assert_string_equal(r->group_name, "task");
-		switch (r->attr) {
-		case TASK_DIAG_A_TASK_PID:
-			assert_int_equal(i, TASKDIAG_ITEM_PID);
-			assert_int_equal(r->group, 0);
-			break;
-		case TASK_DIAG_A_TASK_TGID:
-			assert_int_equal(i, TASKDIAG_ITEM_TGID);
-			assert_int_equal(r->group, 0);
-			break;
-		case TASK_DIAG_A_TASK_CMDLINE:
-			assert_int_equal(i, TASKDIAG_ITEM_CMDLINE);
-			assert_int_equal(r->group, TASKDIAG_GROUP_CMDLINE);
-			break;
-		default:
-			fail_msg("task.%s: attribute %u is not a top-level reply attribute", r->name,
-				 r->attr);
-		}
+		assert_int_equal(l->mask_off, offsetof(struct taskdiag_task, top.mask));
+		assert_false(bits & (1ull << l->bit));
+		bits |= 1ull << l->bit;
+		for (k = 0; k < sizeof(want) / sizeof(want[0]); k++)
+			if (want[k].item == i)
+				break;
+		if (k == sizeof(want) / sizeof(want[0]))
+			fail_msg("%s.%s: not a top-level reply attribute", r->group_name, r->name);
+		assert_int_equal(r->attr, want[k].attr);
+		assert_int_equal(r->group, want[k].group);
+		assert_string_equal(r->group_name, want[k].group_name);
 	}
-	assert_int_equal(n_top, 3);
+	assert_int_equal(n_top, sizeof(want) / sizeof(want[0]));
 }
 
 /* Fixed-size types carry a size, variable-size ones none. */
@@ -209,6 +280,8 @@ static void test_types_and_sizes(void **state)
 	assert_int_equal(td_items[TASKDIAG_ITEM_STATUS_CPUS_ALLOWED].type, TASKDIAG_TYPE_U32_ARRAY);
 	assert_int_equal(td_items[TASKDIAG_ITEM_CRED_GROUPS].type, TASKDIAG_TYPE_U32_ARRAY);
 	assert_int_equal(td_items[TASKDIAG_ITEM_CMDLINE].type, TASKDIAG_TYPE_BYTES);
+	assert_int_equal(td_items[TASKDIAG_ITEM_CMDLINE_LEN].attr_size, 4);
+	assert_int_equal(td_items[TASKDIAG_ITEM_CMDLINE_LEN].unit, TASKDIAG_UNIT_BYTES);
 }
 
 static void test_names_unique_within_group(void **state)
@@ -322,7 +395,8 @@ int main(void)
 		cmocka_unit_test(test_row_i_is_item_i),
 		cmocka_unit_test(test_out_of_range_info_is_null),
 		cmocka_unit_test(test_groups_and_scopes_match_abi),
-		cmocka_unit_test(test_every_abi_attribute_has_one_row),
+		cmocka_unit_test(test_every_struct_field_has_one_row),
+		cmocka_unit_test(test_struct_offsets),
 		cmocka_unit_test(test_top_level_rows),
 		cmocka_unit_test(test_types_and_sizes),
 		cmocka_unit_test(test_names_unique_within_group),
