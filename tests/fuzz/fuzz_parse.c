@@ -12,13 +12,16 @@
  *    every blob, lie inside the input; u32 arrays are whole words; values
  *    fit the attribute's size (a u8 item is at most 255, an s32 item within
  *    int32_t);
- *  - each getter answers for its own type only (-EINVAL for the others).
+ *  - each getter answers for its own type only (-EINVAL for the others);
+ *  - the bulk getter (taskdiag_task_get_items()) says what they say.
  *
  * Built with -DTD_FUZZ_SEED_MAIN instead, the same file is a small program
  * that writes the seed corpus into the folder given as its argument: a full
- * kernel-like message (every group, PADs before 64-bit values, NLA_F_NESTED
- * on nests), a minimal one, one with unknown attributes and one that ends
- * in a string without its padding.
+ * kernel-like message (every group struct with every mask bit, the
+ * variable-length attributes), a minimal one, one with unknown attributes,
+ * one that ends in a string without its padding, structs one byte short of
+ * VER0 and with a tail, and one with a leading PAD (the structs 8-byte
+ * aligned in the message).
  */
 #include <errno.h>
 #include <stddef.h>
@@ -110,6 +113,45 @@ static void check_item(const struct taskdiag_task *t, enum taskdiag_item item,
 		CHECK(taskdiag_task_get_bytes(t, item, &blob, &len) == -EINVAL);
 }
 
+/* The bulk getter over every item (and one out of range) against the typed ones. */
+static void check_bulk(const struct taskdiag_task *t)
+{
+	static enum taskdiag_item items[TASKDIAG_ITEM__COUNT + 1];
+	static struct taskdiag_value vals[TASKDIAG_ITEM__COUNT + 1];
+	int present = 0, i;
+
+	for (i = 0; i <= TASKDIAG_ITEM__COUNT; i++)
+		items[i] = (enum taskdiag_item)i;
+	for (i = 0; i < TASKDIAG_ITEM__COUNT; i++)
+		present += taskdiag_task_has(t, items[i]);
+	CHECK(taskdiag_task_get_items(t, items, TASKDIAG_ITEM__COUNT + 1, vals) == present);
+	CHECK(vals[TASKDIAG_ITEM__COUNT].err == -EINVAL);
+	for (i = 0; i < TASKDIAG_ITEM__COUNT; i++) {
+		const struct taskdiag_item_info *r = taskdiag_item_info(items[i]);
+		uint64_t u;
+		const void *blob;
+		const char *str;
+		size_t len;
+
+		CHECK(vals[i].err == (taskdiag_task_has(t, items[i]) ? 0 : -ENOENT));
+		if (vals[i].err)
+			continue;
+		if (r->type == TASKDIAG_TYPE_U64) {
+			CHECK(taskdiag_task_get_u64(t, items[i], &u) == 0 && u == vals[i].u);
+		} else if (r->type == TASKDIAG_TYPE_S64) {
+			int64_t s;
+
+			CHECK(taskdiag_task_get_s64(t, items[i], &s) == 0 && s == vals[i].s);
+		} else if (r->type == TASKDIAG_TYPE_STRING) {
+			CHECK(taskdiag_task_get_string(t, items[i], &str) == 0 &&
+			      str == vals[i].data && strlen(str) == vals[i].len);
+		} else {
+			CHECK(taskdiag_task_get_bytes(t, items[i], &blob, &len) == 0 &&
+			      blob == vals[i].data && len == vals[i].len);
+		}
+	}
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static struct taskdiag_task t;
@@ -126,6 +168,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	for (i = 0; i < TASKDIAG_ITEM__COUNT; i++)
 		check_item(&t, (enum taskdiag_item)i, data, size);
 	CHECK(!taskdiag_task_has(&t, TASKDIAG_ITEM__COUNT));
+	check_bulk(&t);
 	return 0;
 }
 
@@ -148,109 +191,74 @@ static void put(struct msg *m, uint16_t type, const void *p, size_t n)
 	m->len += total;
 }
 
-static void put_u8(struct msg *m, uint16_t type, uint8_t v)
-{
-	put(m, type, &v, 1);
-}
-
 static void put_u32(struct msg *m, uint16_t type, uint32_t v)
 {
 	put(m, type, &v, 4);
 }
 
-static void put_u64(struct msg *m, uint16_t type, uint64_t v)
+/* Every field of every group struct, with its mask bit, from the header's members. */
+static void put_structs(struct msg *m, size_t tail, long short_by)
 {
-	/* a PAD (attribute 1 of every set) where the kernel would put one */
-	if ((20 + m->len + NLA_HDRLEN) % 8)
-		put(m, 1, NULL, 0);
-	put(m, type, &v, 8);
-}
+	static const uint32_t words[2] = { 0xffffffffu, 0x3 };
+	static uint8_t buf[512];
+	struct task_diag_base b = { .mask = (1ull << (TASK_DIAG_BASE_F_STATE + 1)) - 1,
+		.ppid = 1, .pgid = 2, .sid = 3, .tracer_pid = 4, .tty_nr = 0x8801, .tpgid = -1,
+		.flags = 0x400100, .num_threads = 1, .start_time = 123456789, .state = 'S' };
+	struct task_diag_stat st = { .mask = (1ull << (TASK_DIAG_STAT_F_WCHAN + 1)) - 1,
+		.minflt = 1, .utime = 1000000000, .vsize = 1 << 20, .rsslim = UINT64_MAX,
+		.priority = -51, .nice = -5, .exit_signal = 17, .exit_code = -1, .wchan = 1 };
+	struct task_diag_statm sm = { .mask = (1ull << (TASK_DIAG_STATM_F_DT + 1)) - 1,
+		.size = 8192, .resident = 4096 };
+	struct task_diag_io io = { .mask = (1ull << (TASK_DIAG_IO_F_CANCELLED_WRITE_BYTES + 1)) - 1,
+		.rchar = 11, .wchar = 12 };
+	struct task_diag_status ss = { .mask = (1ull << (TASK_DIAG_STATUS_F_SECCOMP + 1)) - 1,
+		.vm_peak = 4096, .umask = 022, .fdsize = 64, .thp_enabled = 1, .seccomp = 2 };
+	struct task_diag_cred cr = { .mask = (1ull << (TASK_DIAG_CRED_F_CAP_AMBIENT + 1)) - 1,
+		.uid = 1000, .ngroups = 2, .cap_bounding = 0x1ffffffffffull };
+	const struct {
+		uint16_t attr;
+		const void *p;
+		size_t size;
+	} s[] = {
+		{ TASK_DIAG_A_TASK_BASE, &b, sizeof(b) },
+		{ TASK_DIAG_A_TASK_STAT, &st, sizeof(st) },
+		{ TASK_DIAG_A_TASK_STATM, &sm, sizeof(sm) },
+		{ TASK_DIAG_A_TASK_IO, &io, sizeof(io) },
+		{ TASK_DIAG_A_TASK_STATUS, &ss, sizeof(ss) },
+		{ TASK_DIAG_A_TASK_CRED, &cr, sizeof(cr) },
+	};
 
-static size_t nest_start(struct msg *m, uint16_t type)
-{
-	size_t off = m->len;
-
-	put(m, type | NLA_F_NESTED, NULL, 0);
-	return off;
-}
-
-static void nest_end(struct msg *m, size_t off)
-{
-	uint16_t len = (uint16_t)(m->len - off);
-
-	memcpy(m->b + off, &len, sizeof(len));
-}
-
-/* Every attribute of a nest, u32 or u64 as the header says (u8 and blobs below). */
-static void put_range(struct msg *m, uint16_t first, uint16_t last, int bits)
-{
-	for (uint16_t a = first; a <= last; a++) {
-		if (bits == 64)
-			put_u64(m, a, 0x100000000ull * a + a);
-		else
-			put_u32(m, a, a);
+	for (size_t k = 0; k < sizeof(s) / sizeof(s[0]); k++) {
+		memset(buf, 0xee, sizeof(buf));
+		memcpy(buf, s[k].p, s[k].size);
+		put(m, s[k].attr, buf, (size_t)((long)(s[k].size + tail) - short_by));
+		if (s[k].attr == TASK_DIAG_A_TASK_BASE)
+			put(m, TASK_DIAG_A_TASK_COMM, "bash", 5);
+		if (s[k].attr == TASK_DIAG_A_TASK_STATUS) {
+			put(m, TASK_DIAG_A_TASK_CPUS_ALLOWED, words, sizeof(words));
+			put(m, TASK_DIAG_A_TASK_MEMS_ALLOWED, words, 4);
+		}
+		if (s[k].attr == TASK_DIAG_A_TASK_CRED)
+			put(m, TASK_DIAG_A_TASK_GROUPS, words, sizeof(words));
 	}
 }
 
-static void build_full(struct msg *m)
+static void build_full(struct msg *m, size_t tail, long short_by)
 {
-	static const uint32_t words[2] = { 0xffffffffu, 0x3 };
-	size_t n;
-
 	m->len = 0;
 	put_u32(m, TASK_DIAG_A_TASK_PID, 4242);
 	put_u32(m, TASK_DIAG_A_TASK_TGID, 4240);
-
-	n = nest_start(m, TASK_DIAG_A_TASK_BASE);
-	put_range(m, TASK_DIAG_A_BASE_PPID, TASK_DIAG_A_BASE_TPGID, 32);
-	put_u8(m, TASK_DIAG_A_BASE_STATE, 'S');
-	put(m, TASK_DIAG_A_BASE_COMM, "bash", 5);
-	put_u32(m, TASK_DIAG_A_BASE_FLAGS, 0x400100);
-	put_u64(m, TASK_DIAG_A_BASE_START_TIME, 123456789);
-	put_u32(m, TASK_DIAG_A_BASE_NUM_THREADS, 1);
-	nest_end(m, n);
-
-	n = nest_start(m, TASK_DIAG_A_TASK_STAT);
-	put_range(m, TASK_DIAG_A_STAT_MINFLT, TASK_DIAG_A_STAT_CSTIME, 64);
-	put_range(m, TASK_DIAG_A_STAT_PRIORITY, TASK_DIAG_A_STAT_NICE, 32);
-	put_range(m, TASK_DIAG_A_STAT_VSIZE, TASK_DIAG_A_STAT_KSTK_EIP, 64);
-	put_u8(m, TASK_DIAG_A_STAT_WCHAN, 1);
-	put_range(m, TASK_DIAG_A_STAT_EXIT_SIGNAL, TASK_DIAG_A_STAT_POLICY, 32);
-	put_range(m, TASK_DIAG_A_STAT_BLKIO_DELAY, TASK_DIAG_A_STAT_ENV_END, 64);
-	put_u32(m, TASK_DIAG_A_STAT_EXIT_CODE, 0xffffffffu);
-	nest_end(m, n);
-
-	n = nest_start(m, TASK_DIAG_A_TASK_STATM);
-	put_range(m, TASK_DIAG_A_STATM_SIZE, TASK_DIAG_A_STATM_DT, 64);
-	nest_end(m, n);
-
-	n = nest_start(m, TASK_DIAG_A_TASK_IO);
-	put_range(m, TASK_DIAG_A_IO_RCHAR, TASK_DIAG_A_IO_CANCELLED_WRITE_BYTES, 64);
-	nest_end(m, n);
-
-	n = nest_start(m, TASK_DIAG_A_TASK_STATUS);
-	put_range(m, TASK_DIAG_A_STATUS_UMASK, TASK_DIAG_A_STATUS_FDSIZE, 32);
-	put_range(m, TASK_DIAG_A_STATUS_VM_PEAK, TASK_DIAG_A_STATUS_HUGETLB_PAGES, 64);
-	put_u8(m, TASK_DIAG_A_STATUS_CORE_DUMPING, 0);
-	put_u8(m, TASK_DIAG_A_STATUS_THP_ENABLED, 1);
-	put_u32(m, TASK_DIAG_A_STATUS_SIGQ_QUEUED, 2);
-	put_range(m, TASK_DIAG_A_STATUS_SIGQ_LIMIT, TASK_DIAG_A_STATUS_SIG_CAUGHT, 64);
-	put_u8(m, TASK_DIAG_A_STATUS_NO_NEW_PRIVS, 0);
-	put_u8(m, TASK_DIAG_A_STATUS_SECCOMP, 0);
-	put_u32(m, TASK_DIAG_A_STATUS_SECCOMP_FILTERS, 0);
-	put(m, TASK_DIAG_A_STATUS_CPUS_ALLOWED, words, sizeof(words));
-	put(m, TASK_DIAG_A_STATUS_MEMS_ALLOWED, words, 4);
-	put_range(m, TASK_DIAG_A_STATUS_VOLUNTARY_CTXT_SWITCHES,
-		  TASK_DIAG_A_STATUS_NONVOLUNTARY_CTXT_SWITCHES, 64);
-	nest_end(m, n);
-
-	n = nest_start(m, TASK_DIAG_A_TASK_CRED);
-	put_range(m, TASK_DIAG_A_CRED_UID, TASK_DIAG_A_CRED_FSGID, 32);
-	put(m, TASK_DIAG_A_CRED_GROUPS, words, sizeof(words));
-	put_range(m, TASK_DIAG_A_CRED_CAP_INHERITABLE, TASK_DIAG_A_CRED_CAP_AMBIENT, 64);
-	nest_end(m, n);
-
+	put_structs(m, tail, short_by);
 	put(m, TASK_DIAG_A_TASK_CMDLINE, "bash\0-l", 8);
+	put_u32(m, TASK_DIAG_A_TASK_CMDLINE_LEN, 9000);
+}
+
+static void build_padded(struct msg *m)
+{
+	m->len = 0;
+	put(m, TASK_DIAG_A_TASK_PAD, NULL, 0);
+	put_u32(m, TASK_DIAG_A_TASK_PID, 7);
+	put_structs(m, 0, 0);
 }
 
 static void build_min(struct msg *m)
@@ -261,32 +269,23 @@ static void build_min(struct msg *m)
 
 static void build_unknown(struct msg *m)
 {
-	size_t n;
-
 	m->len = 0;
 	put(m, TASK_DIAG_A_TASK_MAX + 1, "xyz", 3);
 	put_u32(m, TASK_DIAG_A_TASK_PID, 2);
-	n = nest_start(m, TASK_DIAG_A_TASK_BASE);
-	put(m, TASK_DIAG_A_BASE_MAX + 1, "abcdefgh", 8);
-	put(m, TASK_DIAG_A_BASE_PAD, NULL, 0);
-	put(m, TASK_DIAG_A_BASE_COMM, "", 1);
-	nest_end(m, n);
-	n = nest_start(m, TASK_DIAG_A_TASK_CRED);
-	put(m, TASK_DIAG_A_CRED_GROUPS, NULL, 0);
-	nest_end(m, n);
+	put(m, TASK_DIAG_A_TASK_MAX + 2, "abcdefgh", 8);
+	put(m, TASK_DIAG_A_TASK_PAD, NULL, 0);
+	put(m, TASK_DIAG_A_TASK_COMM, "", 1);
+	put(m, TASK_DIAG_A_TASK_GROUPS, NULL, 0);
+	put_u32(m, TASK_DIAG_A_TASK_SHOW, 0x7f);
 }
 
 /* A string last, its padding cut off: one flipped byte from running off the end. */
 static void build_string_last(struct msg *m)
 {
-	size_t n;
-
 	m->len = 0;
 	put_u32(m, TASK_DIAG_A_TASK_PID, 3);
-	n = nest_start(m, TASK_DIAG_A_TASK_BASE);
-	put(m, TASK_DIAG_A_BASE_COMM, "kthreadd", 9);
+	put(m, TASK_DIAG_A_TASK_COMM, "kthreadd", 9);
 	m->len -= 3;
-	nest_end(m, n);
 }
 
 static int write_seed(const char *dir, const char *name, const struct msg *m)
@@ -312,8 +311,14 @@ int main(int argc, char **argv)
 		fprintf(stderr, "usage: %s CORPUS_DIR\n", argv[0]);
 		return 2;
 	}
-	build_full(&m);
+	build_full(&m, 0, 0);
 	err |= write_seed(argv[1], "full", &m);
+	build_full(&m, 12, 0);
+	err |= write_seed(argv[1], "tail", &m);
+	build_full(&m, 0, 1);
+	err |= write_seed(argv[1], "short", &m);
+	build_padded(&m);
+	err |= write_seed(argv[1], "padded", &m);
 	build_min(&m);
 	err |= write_seed(argv[1], "min", &m);
 	build_unknown(&m);
