@@ -270,6 +270,9 @@ TD_HIDDEN void td_set_extack(struct taskdiag *td, const char *msg, size_t len);
  */
 TD_HIDDEN int td_nl_parse_task(const void *attrs, size_t len, struct taskdiag_task *t);
 
+/* td_nl_parse_family() (netlink.c): the family lookup's answer, version checked. */
+TD_HIDDEN int td_nl_parse_family(const void *attrs, size_t len, uint16_t *id);
+
 /*
  * td_nl_errno() - the one translation of libnl's NLE_* codes (negative or
  * positive) into a negative errno: NLE_SUCCESS -> 0, NLE_NOMEM -> -ENOMEM,

@@ -192,30 +192,82 @@ struct td_nl {
 };
 
 struct td_nl_family {
-	int id;
-	uint32_t version;
-	bool named;
+	int err;	/* of td_nl_parse_family(), until a reply came: -EBADMSG */
+	uint16_t id;
 };
 
-static const struct nla_policy td_ctrl_policy[CTRL_ATTR_MAX + 1] = {
-	[CTRL_ATTR_FAMILY_ID] = { .type = NLA_U16 },
-	[CTRL_ATTR_FAMILY_NAME] = { .type = NLA_STRING },
-	[CTRL_ATTR_VERSION] = { .type = NLA_U32 },
-};
+/*
+ * td_nl_parse_family() - the controller's answer to CTRL_CMD_GETFAMILY
+ * @attrs: the attributes after the genetlink header
+ * @len: their length
+ * @id: set to the family id
+ *
+ * The family's version (CTRL_ATTR_VERSION) is part of the same answer, so
+ * checking it costs nothing beyond the lookup that finds the id.
+ *
+ * Return: 0, -TASKDIAG_EVERSION (the module speaks another ABI version) or
+ * -EBADMSG (not an answer about task_diag, or malformed).
+ */
+int td_nl_parse_family(const void *attrs, size_t len, uint16_t *id)
+{
+	const unsigned char *p = attrs, *end = p + len;
+	bool have_id = false, have_version = false, named = false;
+	uint32_t version = 0;
+
+	if (!attrs && len)
+		return -EBADMSG;
+	while (len && p < end) {
+		size_t left = (size_t)(end - p), plen;
+		struct nlattr nla;
+		const unsigned char *v;
+
+		if (left < NLA_HDRLEN)
+			return -EBADMSG;
+		memcpy(&nla, p, sizeof(nla));
+		if (nla.nla_len < NLA_HDRLEN || nla.nla_len > left)
+			return -EBADMSG;
+		v = p + NLA_HDRLEN;
+		plen = nla.nla_len - NLA_HDRLEN;
+		switch (nla.nla_type & NLA_TYPE_MASK) {
+		case CTRL_ATTR_FAMILY_ID:
+			if (plen < sizeof(*id))
+				return -EBADMSG;
+			memcpy(id, v, sizeof(*id));
+			have_id = true;
+			break;
+		case CTRL_ATTR_FAMILY_NAME:
+			named = plen == sizeof(TASK_DIAG_FAMILY_NAME) &&
+				!memcmp(v, TASK_DIAG_FAMILY_NAME, plen);
+			break;
+		case CTRL_ATTR_VERSION:
+			if (plen != sizeof(version))
+				return -EBADMSG;
+			memcpy(&version, v, sizeof(version));
+			have_version = true;
+			break;
+		}
+		if (NLA_ALIGN((size_t)nla.nla_len) >= left)
+			break;
+		p += NLA_ALIGN((size_t)nla.nla_len);
+	}
+	if (!have_id || !have_version || !named)
+		return -EBADMSG;
+	return version == TASK_DIAG_FAMILY_VERSION ? 0 : -TASKDIAG_EVERSION;
+}
 
 static int td_nl_family_cb(struct nl_msg *msg, void *arg)
 {
 	struct td_nl_family *f = arg;
-	struct nlattr *tb[CTRL_ATTR_MAX + 1];
+	struct nlmsghdr *nlh = nlmsg_hdr(msg);
+	int err;
 
-	if (genlmsg_parse(nlmsg_hdr(msg), 0, tb, CTRL_ATTR_MAX, td_ctrl_policy) < 0)
+	if (!genlmsg_valid_hdr(nlh, 0))
 		return NL_SKIP;
-	if (!tb[CTRL_ATTR_FAMILY_ID] || !tb[CTRL_ATTR_VERSION] || !tb[CTRL_ATTR_FAMILY_NAME] ||
-	    strcmp(nla_get_string(tb[CTRL_ATTR_FAMILY_NAME]), TASK_DIAG_FAMILY_NAME))
+	err = td_nl_parse_family(genlmsg_attrdata(nlmsg_data(nlh), 0),
+				 (size_t)genlmsg_attrlen(nlmsg_data(nlh), 0), &f->id);
+	if (err == -EBADMSG)
 		return NL_SKIP;
-	f->id = nla_get_u16(tb[CTRL_ATTR_FAMILY_ID]);
-	f->version = nla_get_u32(tb[CTRL_ATTR_VERSION]);
-	f->named = true;
+	f->err = err;
 	return NL_OK;
 }
 
@@ -256,7 +308,7 @@ static int td_nl_resolve(struct nl_sock *sk, struct td_nl_family *f)
 	nl_cb_put(cb);
 	if (err < 0)
 		return td_nl_errno(err);
-	return f->named ? 0 : -EBADMSG;
+	return f->err;
 }
 
 /*
@@ -266,7 +318,7 @@ static int td_nl_resolve(struct nl_sock *sk, struct td_nl_family *f)
  */
 static int td_nl_connect(struct td_nl *nl)
 {
-	struct td_nl_family f = { 0 };
+	struct td_nl_family f = { .err = -EBADMSG };
 	struct nl_sock *sk;
 	int one = 1, err;
 
@@ -298,13 +350,9 @@ static int td_nl_connect(struct td_nl *nl)
 	err = td_nl_resolve(sk, &f);
 	if (err)
 		goto err_free_sk;
-	if (f.version != TASK_DIAG_FAMILY_VERSION) {
-		err = -TASKDIAG_EVERSION;
-		goto err_free_sk;
-	}
 	nl->sk = sk;
 	nl->fd = nl_socket_get_fd(sk);
-	nl->family = (uint16_t)f.id;
+	nl->family = f.id;
 	return 0;
 
 err_free_sk:
@@ -557,9 +605,11 @@ int td_nl_replay_open(struct taskdiag *td, int fd)
 	err = td_read_all(fd, &h, sizeof(h));
 	if (err <= 0)
 		return err ? err : -EBADMSG;
-	if (memcmp(h.magic, TD_RAW_MAGIC, sizeof(h.magic)) || h.format != TD_RAW_FORMAT ||
-	    h.family_version != TASK_DIAG_FAMILY_VERSION)
+	if (memcmp(h.magic, TD_RAW_MAGIC, sizeof(h.magic)) || h.format != TD_RAW_FORMAT)
 		return -EBADMSG;
+	/* Recorded from a module of another ABI version: its messages are not ours. */
+	if (h.family_version != TASK_DIAG_FAMILY_VERSION)
+		return -TASKDIAG_EVERSION;
 	nl = calloc(1, sizeof(*nl));
 	if (!nl)
 		return -ENOMEM;

@@ -408,7 +408,8 @@ TASKDIAG_API int taskdiag_set_record(struct taskdiag *td, int fd);
  * backend's own decoder and error handling (taskdiag_extack() included);
  * taskdiag_get_backend() says TASKDIAG_BACKEND_NETLINK.
  *
- * Return: 0, -EBADMSG (@fd does not start with a recording's header), or
+ * Return: 0, -EBADMSG (@fd does not start with a recording's header),
+ * -TASKDIAG_EVERSION (recorded from a module of another ABI version), or
  * another negative errno. Iterations return -EBADMSG for a recording that is
  * truncated or corrupt, and when no request is left to replay.
  */

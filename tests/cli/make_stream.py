@@ -2,10 +2,11 @@
 # SPDX-License-Identifier: GPL-2.0
 """Build task_diag raw recordings by hand, for task_diag_all --replay.
 
-The messages are put together from the ABI alone (attribute numbers and
-types parsed out of include/uapi/linux/task_diag.h by tests/vm/tdnl.py,
-nla() for the attributes) and the recording format documented in
-libtaskdiag/netlink.c:
+The messages are put together from the ABI alone: attribute numbers, the
+group structs (members, types, hence offsets by natural alignment) and
+their mask bits are parsed out of include/uapi/linux/task_diag.h here, not
+taken from the library. The recording format is the one documented in
+libtaskdiag/record.c:
 
   header  "TDIAGRAW" | u32 format (1) | u32 TASK_DIAG_FAMILY_VERSION
   record  u32 type | u32 length | payload   (1: request, 2: datagram)
@@ -16,12 +17,63 @@ task_diag_all prints against them, never against an earlier output of the
 tool. Usage: make_stream.py DIR  (writes good.raw and the broken ones).
 """
 import os
+import re
 import struct
 import sys
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "vm"))
-import tdnl  # noqa: E402
-from tdnl import abi, nla  # noqa: E402
+HEADER = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "include", "uapi",
+                      "linux", "task_diag.h")
+CTYPES = {"__u8": "B", "__u16": "H", "__u32": "I", "__s32": "i", "__u64": "Q", "__s64": "q",
+          "char": "c"}
+
+
+class UAPI:
+    """Constants, enums and group structs parsed from the uapi header."""
+
+    def __init__(self, path=HEADER):
+        text = re.sub(r"/\*.*?\*/", "", open(path).read(), flags=re.S)
+        self.consts = {}
+        for name, val in re.findall(r"#define\s+(TASK_DIAG_\w+)\s+(\d+|\"\w+\")", text):
+            self.consts[name] = val.strip('"') if val.startswith('"') else int(val)
+        self.enums = {}
+        for body in re.findall(r"enum\s*\w*\s*\{(.*?)\};", text, re.S):
+            val = -1
+            for entry in body.split(","):
+                m = re.match(r"\s*(\w+)\s*(?:=\s*(.+?))?\s*$", entry, re.S)
+                if not m:
+                    continue
+                name, expr = m.groups()
+                val = eval(expr, {}, dict(self.enums)) if expr else val + 1
+                self.enums[name] = val
+        # group -> [(member, struct format char, count, offset)], and its size
+        self.structs, self.sizes = {}, {}
+        for grp, body in re.findall(r"struct\s+task_diag_(\w+)\s*\{(.*?)\};", text, re.S):
+            off, members, align = 0, [], 1
+            for ctype, name, count in re.findall(r"(\w+)\s+(\w+)(?:\[(\d+)\])?\s*;", body):
+                fmt = CTYPES[ctype]
+                size = struct.calcsize("=" + fmt)
+                off = (off + size - 1) // size * size  # natural alignment
+                members.append((name, fmt, int(count or 1), off))
+                off += size * int(count or 1)
+                align = max(align, size)
+            self.structs[grp] = members
+            self.sizes[grp] = (off + align - 1) // align * align
+
+    def attr(self, name):
+        return self.enums["TASK_DIAG_A_TASK_%s" % name.upper()]
+
+    def bit(self, grp, member):
+        return self.enums["TASK_DIAG_%s_F_%s" % (grp.upper(), member.upper())]
+
+
+abi = UAPI()
+SCOPE = {n[len("TASK_DIAG_SCOPE_"):].lower(): v for n, v in abi.enums.items()
+         if n.startswith("TASK_DIAG_SCOPE_") and not n.endswith("_MAX")}
+
+
+def nla(atype, payload):
+    return struct.pack("=HH", 4 + len(payload), atype) + payload + b"\0" * ((-len(payload)) % 4)
+
 
 FAMILY = 0x1d            # any id: the replay takes it from the request record
 SEQ = 7
@@ -128,44 +180,50 @@ TASKS = [
 ]
 
 GROUPS = ("base", "stat", "statm", "io", "status", "cred")
-SHOW_ALL = tdnl.SHOW_ALL
+SHOW_ALL = abi.consts.get("TASK_DIAG_SHOW_ALL") or sum(
+    v for n, v in abi.enums.items() if n.startswith("TASK_DIAG_SHOW_"))
+# Values a group carries as top-level attributes of their own, not struct members.
+VARIABLE = {"comm": ("comm", "string"), "cpus_allowed": ("cpus_allowed", "u32s"),
+            "mems_allowed": ("mems_allowed", "u32s"), "groups": ("groups", "u32s")}
 
 
-def attr_payload(set_, name, value):
-    kind = next(k for _, (n, k) in abi.sets[set_].items() if n == name)
-    if kind == "u8":
-        return struct.pack("=B", value)
-    if kind == "u32":
-        return struct.pack("=I", value)
-    if kind == "s32":
-        return struct.pack("=i", value)
-    if kind == "u64":
-        return struct.pack("=Q", value)
-    if kind == "string":
-        return value + b"\0"
-    if kind == "binary":
-        return value if isinstance(value, bytes) else struct.pack("=%dI" % len(value), *value)
-    raise ValueError("%s.%s: kind %s" % (set_, name, kind))
+def struct_payload(grp, values, tail=b""):
+    """struct task_diag_<grp> with the members in @values set and their mask bits."""
+    buf = bytearray(abi.sizes[grp])
+    mask = 0
+    for name, fmt, count, off in abi.structs[grp]:
+        if name in values:
+            struct.pack_into("=" + fmt, buf, off, values[name])
+            mask |= 1 << abi.bit(grp, name)
+    unknown = set(values) - {m[0] for m in abi.structs[grp]} - set(VARIABLE)
+    if unknown:
+        raise ValueError("%s: no members %s" % (grp, sorted(unknown)))
+    struct.pack_into("=Q", buf, 0, mask)
+    return bytes(buf) + tail
 
 
 def task_attrs(task, extras=True):
     """The attributes of one reply message (after the genetlink header)."""
     out = b""
     if extras:
-        out += nla(abi.attr("TASK", "pad"), b"")
-    out += nla(abi.attr("TASK", "pid"), struct.pack("=I", task["pid"]))
-    out += nla(abi.attr("TASK", "tgid"), struct.pack("=I", task["tgid"]))
+        out += nla(abi.attr("pad"), b"")
+    out += nla(abi.attr("pid"), struct.pack("=I", task["pid"]))
+    out += nla(abi.attr("tgid"), struct.pack("=I", task["tgid"]))
     for grp in GROUPS:
         if grp not in task:
             continue
-        set_ = grp.upper()
-        body = b"".join(nla(abi.attr(set_, n), attr_payload(set_, n, v))
-                        for n, v in task[grp].items())
-        if extras:
-            body += nla(60, b"future")          # newer than this ABI: skipped
-        out += nla(abi.attr("TASK", grp), body)
+        # a newer module's longer struct: the tail is ignored
+        out += nla(abi.attr(grp), struct_payload(grp, task[grp], b"future!!" if extras else b""))
+        for key, (attr, kind) in VARIABLE.items():
+            if key not in task[grp]:
+                continue
+            v = task[grp][key]
+            out += nla(abi.attr(attr), v + b"\0" if kind == "string" else
+                       struct.pack("=%dI" % len(v), *v))
     if "cmdline" in task:
-        out += nla(abi.attr("TASK", "cmdline"), task["cmdline"])
+        out += nla(abi.attr("cmdline"), task["cmdline"])
+    if "cmdline_len" in task:
+        out += nla(abi.attr("cmdline_len"), struct.pack("=I", task["cmdline_len"]))
     if extras:
         out += nla(0x3f, struct.pack("=Q", 1))  # unknown top-level attribute
     return out
@@ -180,7 +238,8 @@ def pad4(b):
 
 
 def task_msg(task, seq=SEQ, extras=True):
-    genl = struct.pack("=BBH", abi.enums["TASK_DIAG_CMD_GET"], 1, 0)
+    genl = struct.pack("=BBH", abi.enums["TASK_DIAG_CMD_GET"], abi.consts["TASK_DIAG_FAMILY_VERSION"],
+                       0)
     return pad4(nlmsg(FAMILY, NLM_F_MULTI, genl + task_attrs(task, extras), seq))
 
 
@@ -211,7 +270,7 @@ def record(rtype, payload):
 
 
 def request(scope="all_processes", pid=0, groups=SHOW_ALL, seq=SEQ):
-    return record(1, struct.pack("=IIIII", seq, FAMILY, tdnl.SCOPE[scope], pid, groups))
+    return record(1, struct.pack("=IIIII", seq, FAMILY, SCOPE[scope], pid, groups))
 
 
 def datagram(*msgs):
@@ -227,19 +286,22 @@ def good_stream():
 
 
 def bad_streams():
-    """name -> (bytes, what a correct reader does: 'ebadmsg' or 'esrch')."""
+    """name -> (bytes, what a correct reader does: 'ebadmsg', 'eversion' or 'esrch')."""
     good = good_stream()
     d1 = datagram(task_msg(TASKS[0]))
     bad_len = bytearray(task_msg(TASKS[0]))
     struct.pack_into("=I", bad_len, 0, len(bad_len) + 64)      # nlmsg_len past the end
-    short_pid = (struct.pack("=BBH", 1, 1, 0) + nla(abi.attr("TASK", "pid"), b"\1\0"))
+    short_pid = (struct.pack("=BBH", 1, 2, 0) + nla(abi.attr("pid"), b"\1\0"))
+    short_struct = (struct.pack("=BBH", 1, 2, 0) + nla(abi.attr("pid"), b"\1\0\0\0") +
+                    nla(abi.attr("stat"), struct_payload("stat", TASKS[0]["stat"])[:-8]))
     over_attr = bytearray(task_msg(TASKS[0]))
     struct.pack_into("=H", over_attr, 20, 0xfff0)              # first nla_len too large
     return {
         "empty": (b"", "ebadmsg"),
         "bad_magic": (header(magic=b"NOTARAW!") + request() + d1, "ebadmsg"),
         "bad_format": (header(fmt=99) + request() + d1, "ebadmsg"),
-        "bad_version": (header(version=77) + request() + d1, "ebadmsg"),
+        "bad_version": (header(version=77) + request() + d1, "eversion"),
+        "version_1": (header(version=1) + request() + d1, "eversion"),
         "header_only": (header(), "ebadmsg"),
         "cut_header": (header()[:10], "ebadmsg"),
         "no_done": (header() + request() + d1, "ebadmsg"),
@@ -255,6 +317,9 @@ def bad_streams():
         "pid_two_bytes": (header() + request() +
                           datagram(pad4(nlmsg(FAMILY, NLM_F_MULTI, short_pid)), done_msg()),
                           "ebadmsg"),
+        "struct_short_of_ver0": (header() + request() +
+                                 datagram(pad4(nlmsg(FAMILY, NLM_F_MULTI, short_struct)),
+                                          done_msg()), "ebadmsg"),
         "next_request_mid_dump": (header() + request() + d1 + request(seq=SEQ + 1) +
                                   datagram(done_msg()), "ebadmsg"),
         "esrch_done": (header() + request("task", 999999) +

@@ -27,7 +27,8 @@ import subprocess
 import sys
 import tempfile
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
 import make_stream  # noqa: E402
 from make_stream import TASKS  # noqa: E402
 
@@ -168,6 +169,22 @@ def check_json():
     check(rc == 0 and out == b"" and err == "", "quiet: %d %r %r" % (rc, out, err))
 
 
+def public_items():
+    """enum taskdiag_item of the public header, as CSV column names."""
+    text = open(os.path.join(HERE, "..", "..", "include", "taskdiag", "taskdiag.h")).read()
+    body = re.search(r"enum taskdiag_item \{(.*?)\};", text, re.S).group(1)
+    names = []
+    for item in re.findall(r"^\s*TASKDIAG_ITEM_(\w+),", body, re.M):
+        if item == "_COUNT":
+            continue
+        g, _, n = item.partition("_")
+        if g.lower() in GROUPS:
+            names.append("%s.%s" % (g.lower(), n.lower()))
+        else:
+            names.append(item.lower())
+    return names
+
+
 def check_csv():
     path = os.path.join(WORK, "good.raw")
     rc, out, err = run("--replay", path, "--csv")
@@ -177,11 +194,9 @@ def check_csv():
           "csv: records end with CRLF")
     rows = list(csv.reader(io.StringIO(text, newline="")))
     header, body = rows[0], rows[1:]
-    # Every attribute of the ABI, in its order, named group.attribute.
-    exp_header = ["pid", "tgid", "cmdline"]
-    for g in GROUPS:
-        exp_header += ["%s.%s" % (g, n) for _, (n, kind) in
-                       sorted(make_stream.abi.sets[g.upper()].items()) if kind != "pad"]
+    # Every item of the library, in the order of its public enum, named
+    # group.name (the items of the task itself by their bare name).
+    exp_header = public_items()
     check(header == exp_header, "csv header %s\n  expected %s" % (header, exp_header))
     check(len(body) == 3, "csv: %d rows" % len(body))
     for task, row in zip(TASKS, body):
@@ -322,13 +337,16 @@ def check_errors():
             if kind == "esrch":
                 check("pid 999999" in err and "no such process (kernel: no such pid)" in err,
                       "%s: message %r" % (name, err))
+            elif kind == "eversion":
+                check("ABI version" in err, "%s: message %r" % (name, err))
             else:
                 check("truncated or corrupt" in err, "%s: message %r" % (name, err))
             if mode == ("-j",):
                 objs = [json.loads(x) for x in out.decode().splitlines()]
                 e = objs[-1] if objs else {}
                 check(set(e) >= {"error", "errno"} and
-                      e["errno"] == (errno.ESRCH if kind == "esrch" else errno.EBADMSG),
+                      e["errno"] == {"esrch": errno.ESRCH,
+                                     "eversion": errno.EPROTONOSUPPORT}.get(kind, errno.EBADMSG),
                       "%s -j: error object %r" % (name, e))
                 check(kind != "esrch" or e.get("extack") == "no such pid",
                       "%s -j: extack %r" % (name, e))

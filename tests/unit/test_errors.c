@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
  * Errors: td_nl_errno(), the one place libnl's NLE_* codes become errnos
- * (none may leak to callers), and taskdiag_strerror().
+ * (none may leak to callers), taskdiag_strerror(), and the version check
+ * (TASKDIAG_EVERSION) of the family lookup and of a recording.
  */
 #include <errno.h>
 #include <setjmp.h>
@@ -13,7 +14,15 @@
 
 #include <cmocka.h>
 
+#include <unistd.h>
+
+#include <linux/genetlink.h>
+#include <linux/task_diag.h>
+
+#include <netlink/attr.h>
 #include <netlink/errno.h>
+#include <netlink/genl/genl.h>
+#include <netlink/msg.h>
 
 #include "internal.h"
 
@@ -168,6 +177,91 @@ static void test_strerror(void **state)
 	assert_non_null(taskdiag_strerror(INT32_MAX));
 }
 
+/*
+ * The controller's answer to CTRL_CMD_GETFAMILY, as the kernel writes it
+ * (id, name, version, hdrsize, maxattr, ops, in that order), with libnl.
+ */
+static int parse_ctrl_reply(uint32_t version, const char *name, bool with_version,
+			    uint16_t *id)
+{
+	struct nl_msg *msg = nlmsg_alloc();
+	struct genlmsghdr *gh;
+	struct nlattr *ops, *op;
+	int ret;
+
+	assert_non_null(msg);
+	assert_non_null(genlmsg_put(msg, NL_AUTO_PORT, NL_AUTO_SEQ, GENL_ID_CTRL, 0, 0,
+				    CTRL_CMD_NEWFAMILY, 2));
+	assert_int_equal(nla_put_u16(msg, CTRL_ATTR_FAMILY_ID, 0x1d), 0);
+	assert_int_equal(nla_put_string(msg, CTRL_ATTR_FAMILY_NAME, name), 0);
+	if (with_version)
+		assert_int_equal(nla_put_u32(msg, CTRL_ATTR_VERSION, version), 0);
+	assert_int_equal(nla_put_u32(msg, CTRL_ATTR_HDRSIZE, 0), 0);
+	assert_int_equal(nla_put_u32(msg, CTRL_ATTR_MAXATTR, TASK_DIAG_A_TASK_MAX), 0);
+	ops = nla_nest_start(msg, CTRL_ATTR_OPS);
+	op = nla_nest_start(msg, 1);
+	assert_int_equal(nla_put_u32(msg, CTRL_ATTR_OP_ID, TASK_DIAG_CMD_GET), 0);
+	nla_nest_end(msg, op);
+	nla_nest_end(msg, ops);
+	gh = nlmsg_data(nlmsg_hdr(msg));
+	*id = 0;
+	ret = td_nl_parse_family(genlmsg_attrdata(gh, 0), (size_t)genlmsg_attrlen(gh, 0), id);
+	nlmsg_free(msg);
+	return ret;
+}
+
+/* A module of family version 1 (or any other than this library's) is refused as such. */
+static void test_family_version(void **state)
+{
+	uint16_t id;
+
+	(void)state;
+	assert_int_equal(parse_ctrl_reply(TASK_DIAG_FAMILY_VERSION, "task_diag", true, &id), 0);
+	assert_int_equal(id, 0x1d);
+	assert_int_equal(parse_ctrl_reply(1, "task_diag", true, &id), -TASKDIAG_EVERSION);
+	assert_int_equal(parse_ctrl_reply(3, "task_diag", true, &id), -TASKDIAG_EVERSION);
+	assert_int_equal(parse_ctrl_reply(0, "task_diag", true, &id), -TASKDIAG_EVERSION);
+	/* not about task_diag, or no version at all: not an answer */
+	assert_int_equal(parse_ctrl_reply(TASK_DIAG_FAMILY_VERSION, "task_dia", true, &id),
+			 -EBADMSG);
+	assert_int_equal(parse_ctrl_reply(TASK_DIAG_FAMILY_VERSION, "task_diag2", true, &id),
+			 -EBADMSG);
+	assert_int_equal(parse_ctrl_reply(TASK_DIAG_FAMILY_VERSION, "task_diag", false, &id),
+			 -EBADMSG);
+	assert_int_equal(td_nl_parse_family(NULL, 0, &id), -EBADMSG);
+	assert_int_equal(td_nl_parse_family("\x03\x00", 2, &id), -EBADMSG);
+}
+
+/* A recording's header: the family version it was made with must be this library's. */
+static int open_recording(uint32_t format, uint32_t version)
+{
+	struct {
+		char magic[8];
+		uint32_t format, version;
+	} h = { .format = format, .version = version };
+	struct taskdiag *td = NULL;
+	int fds[2], ret;
+
+	memcpy(h.magic, "TDIAGRAW", 8);
+	assert_int_equal(pipe(fds), 0);
+	assert_int_equal(write(fds[1], &h, sizeof(h)), (ssize_t)sizeof(h));
+	close(fds[1]);
+	ret = taskdiag_open_replay(&td, fds[0]);
+	taskdiag_close(td);
+	close(fds[0]);
+	return ret;
+}
+
+static void test_recording_version(void **state)
+{
+	(void)state;
+	assert_int_equal(open_recording(1, TASK_DIAG_FAMILY_VERSION), 0);
+	assert_int_equal(open_recording(1, 1), -TASKDIAG_EVERSION);
+	assert_int_equal(open_recording(1, TASK_DIAG_FAMILY_VERSION + 1), -TASKDIAG_EVERSION);
+	assert_int_equal(open_recording(2, TASK_DIAG_FAMILY_VERSION), -EBADMSG);
+	assert_non_null(strstr(taskdiag_strerror(-TASKDIAG_EVERSION), "version"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -176,6 +270,8 @@ int main(void)
 		cmocka_unit_test(test_missing_family_chain),
 		cmocka_unit_test(test_never_positive_never_raw),
 		cmocka_unit_test(test_strerror),
+		cmocka_unit_test(test_family_version),
+		cmocka_unit_test(test_recording_version),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
