@@ -16,16 +16,15 @@
  * the dump in the kernel at once; the next iter_start() opens a fresh socket
  * and looks the family up again (one round trip). See td_nl_iter_end().
  *
- * Record and replay (ss -D style): a handle may copy every datagram it
- * receives to a file (taskdiag_set_record()), and a replay handle
- * (taskdiag_open_replay()) reads such a file back through the same
- * iteration code, td_nl_recv() being the only function that knows which
- * one it serves. See "Record and replay" below for the file format.
+ * Record and replay (ss -D style, record.c): a handle may copy every
+ * datagram it receives to a file (taskdiag_set_record()), and a replay
+ * handle (taskdiag_open_replay()) reads such a file back through the same
+ * iteration code: the iteration takes its datagrams from nl->recv, the
+ * socket's or the recording's (nl.h), and knows nothing else of either.
  */
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
-#include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -46,13 +45,8 @@
 #include <netlink/socket.h>
 
 #include "internal.h"
+#include "nl.h"
 
-/*
- * The receive buffer. netlink sizes dump skbs after the largest buffer the
- * reader has passed to recvmsg(), capped at 32 KiB less the skb overhead, so
- * 64 KiB always holds a whole datagram.
- */
-#define TD_NL_BUFSZ	(64 * 1024)
 /* SO_RCVBUF: room for several dump skbs queued ahead of the reader. */
 #define TD_NL_RCVBUF	(1024 * 1024)
 
@@ -155,41 +149,6 @@ int td_nl_errno(int nle_err)
 /* ------------------------------------------------------------------------
  * The socket
  */
-
-enum td_nl_state {
-	TD_NL_IDLE,
-	TD_NL_RUNNING,
-	TD_NL_DONE,
-	TD_NL_FAILED,
-};
-
-/*
- * The backend's part of a handle. One iteration at a time runs on a handle,
- * so the iteration's state lives here too and it->priv points here.
- */
-struct td_nl {
-	struct nl_sock *sk;	/* NULL after an abandoned dump: reopened lazily */
-	int fd;
-	uint16_t family;
-	uint32_t seq;		/* of the running request */
-	bool pending;		/* the running request may still have replies */
-	enum td_nl_state state;
-	int err;		/* sticky error of a failed iteration */
-	size_t len;		/* bytes of the datagram in buf */
-	size_t off;		/* next message in buf */
-	unsigned char *buf;	/* TD_NL_BUFSZ bytes */
-	int rec_fd;		/* recording to this file, or -1 */
-	int replay_fd;		/* a replay handle reads this file, or -1 */
-	bool replay_have_req;	/* replay_req holds the next request record */
-	struct td_raw_request {
-		uint32_t seq;
-		uint32_t family;
-		uint32_t scope;
-		uint32_t pid;
-		uint32_t groups;
-	} replay_req;
-	char kthread_comm[64];	/* a kernel thread's name as procfs shows it */
-};
 
 struct td_nl_family {
 	int err;	/* of td_nl_parse_family(), until a reply came: -EBADMSG */
@@ -368,305 +327,79 @@ static void td_nl_disconnect(struct td_nl *nl)
 	nl->pending = false;
 }
 
+struct td_nl *td_nl_alloc(td_nl_recv_fn recv, void *src)
+{
+	struct td_nl *nl = calloc(1, sizeof(*nl));
+
+	if (!nl)
+		return NULL;
+	nl->fd = -1;
+	nl->rec_fd = -1;
+	nl->recv = recv;
+	nl->src = src;
+	nl->buf = malloc(TD_NL_BUFSZ);
+	if (!nl->buf) {
+		free(nl);
+		return NULL;
+	}
+	return nl;
+}
+
+static int td_nl_sock_recv(struct td_nl *nl);
+
 static int td_nl_open(struct taskdiag *td)
 {
 	struct td_nl *nl;
 	int err;
 
-	nl = calloc(1, sizeof(*nl));
+	nl = td_nl_alloc(td_nl_sock_recv, NULL);
 	if (!nl)
 		return -ENOMEM;
-	nl->fd = -1;
-	nl->rec_fd = -1;
-	nl->replay_fd = -1;
-	nl->buf = malloc(TD_NL_BUFSZ);
-	if (!nl->buf) {
-		err = -ENOMEM;
-		goto err_free_nl;
-	}
 	err = td_nl_connect(nl);
-	if (err)
-		goto err_free_buf;
+	if (err) {
+		td_nl_free(nl);
+		return err;
+	}
 	td->priv = nl;
 	return 0;
-
-err_free_buf:
-	free(nl->buf);
-err_free_nl:
-	free(nl);
-	return err;
 }
 
-static void td_nl_close(struct taskdiag *td)
+void td_nl_free(struct td_nl *nl)
+{
+	td_nl_disconnect(nl);
+	free(nl->buf);
+	free(nl);
+}
+
+void td_nl_close(struct taskdiag *td)
 {
 	struct td_nl *nl = td->priv;
 
 	if (!nl)
 		return;
-	td_nl_disconnect(nl);
-	free(nl->buf);
-	free(nl);
+	if (nl->src_free)
+		nl->src_free(nl->src);
+	td_nl_free(nl);
 	td->priv = NULL;
 }
 
 /* ------------------------------------------------------------------------
- * Record and replay
- *
- * A recording is the reply stream as the kernel sent it, in host byte order
- * (as netlink itself):
- *
- *   header  "TDIAGRAW" | u32 format (1) | u32 TASK_DIAG_FAMILY_VERSION
- *   record  u32 type | u32 length | length bytes of payload, no padding
- *     TD_RAW_REQUEST   struct td_raw_request: the sequence number and
- *                      family id of a request sent, and what it asked for
- *     TD_RAW_DATAGRAM  one datagram of at most TD_NL_BUFSZ bytes, as
- *                      recvmsg() returned it (replies to any request)
- *
- * A replay handle takes the sequence number and family id of the next
- * request record at iter_start() and hands each datagram record to the
- * live code as if recvmsg() had returned it: the same walk, the same
- * decoder, the same error and extack handling. Datagrams left over from an
- * iteration that was ended early are skipped, as the live backend drops
- * them with its socket. A file that ends, or reaches the next request,
- * before its dump ended is truncated: -EBADMSG, as is any malformed record.
+ * Iteration
  */
 
-#define TD_RAW_MAGIC	"TDIAGRAW"
-#define TD_RAW_FORMAT	1
-
-enum {
-	TD_RAW_REQUEST = 1,
-	TD_RAW_DATAGRAM = 2,
-};
-
-struct td_raw_header {
-	char magic[8];
-	uint32_t format;
-	uint32_t family_version;
-};
-
-_Static_assert(sizeof(struct td_raw_header) == 16, "the file header is 16 bytes");
-_Static_assert(sizeof(struct td_raw_request) == 20, "a request record is 20 bytes");
-
-static int td_write_all(int fd, const void *p, size_t len)
-{
-	const unsigned char *b = p;
-
-	while (len) {
-		ssize_t n = write(fd, b, len);
-
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			return -errno;
-		}
-		if (n == 0)
-			return -EIO;
-		b += n;
-		len -= (size_t)n;
-	}
-	return 0;
-}
-
-/* Read @len bytes: 1, 0 at the end of the file before the first byte, -EBADMSG
- * at the end of the file after it, or -errno. */
-static int td_read_all(int fd, void *p, size_t len)
-{
-	unsigned char *b = p;
-	size_t got = 0;
-
-	while (got < len) {
-		ssize_t n = read(fd, b + got, len - got);
-
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			return -errno;
-		}
-		if (n == 0)
-			return got ? -EBADMSG : 0;
-		got += (size_t)n;
-	}
-	return 1;
-}
-
-static int td_raw_write(int fd, uint32_t type, const void *p, size_t len)
-{
-	uint32_t hdr[2] = { type, (uint32_t)len };
-	int err;
-
-	err = td_write_all(fd, hdr, sizeof(hdr));
-	if (!err)
-		err = td_write_all(fd, p, len);
-	return err;
-}
-
-/*
- * The next record of a replay: 1 with *type set (a datagram is in nl->buf,
- * *len bytes; a request is in nl->replay_req), 0 at the end of the file, or
- * a negative errno (-EBADMSG for a malformed or cut record).
- */
-static int td_raw_next(struct td_nl *nl, uint32_t *type, size_t *len)
-{
-	uint32_t hdr[2];
-	int r;
-
-	r = td_read_all(nl->replay_fd, hdr, sizeof(hdr));
-	if (r <= 0)
-		return r;
-	switch (hdr[0]) {
-	case TD_RAW_REQUEST:
-		if (hdr[1] != sizeof(nl->replay_req))
-			return -EBADMSG;
-		r = td_read_all(nl->replay_fd, &nl->replay_req, sizeof(nl->replay_req));
-		if (r == 1 && nl->replay_req.family > UINT16_MAX)
-			r = -EBADMSG;
-		if (r == 1)
-			nl->replay_have_req = true;
-		break;
-	case TD_RAW_DATAGRAM:
-		if (hdr[1] > TD_NL_BUFSZ)
-			return -EBADMSG;
-		r = hdr[1] ? td_read_all(nl->replay_fd, nl->buf, hdr[1]) : 1;
-		break;
-	default:
-		return -EBADMSG;
-	}
-	if (r == 0)
-		return -EBADMSG;	/* the header promised a payload */
-	if (r < 0)
-		return r;
-	*type = hdr[0];
-	*len = hdr[1];
-	return 1;
-}
-
-/* Stand in for recvmsg(): the next datagram of the recording. */
-static int td_nl_replay_recv(struct td_nl *nl)
-{
-	uint32_t type;
-	size_t len;
-	int r;
-
-	r = td_raw_next(nl, &type, &len);
-	if (r < 0)
-		return r;
-	/* The end of the file or the next request before this dump ended. */
-	if (r == 0 || type != TD_RAW_DATAGRAM || len == 0)
-		return -EBADMSG;
-	nl->len = len;
-	nl->off = 0;
-	return 0;
-}
-
-/* Make nl->replay_req the next request: 1, 0 if there is none, or an errno. */
-static int td_nl_replay_peek(struct td_nl *nl)
-{
-	uint32_t type;
-	size_t len;
-	int r;
-
-	while (!nl->replay_have_req) {
-		r = td_raw_next(nl, &type, &len);
-		if (r <= 0)
-			return r;
-		/* else a datagram of an iteration ended early: skip it */
-	}
-	return 1;
-}
-
-int td_nl_set_record(struct taskdiag *td, int fd)
-{
-	struct td_nl *nl = td->priv;
-	struct td_raw_header h = {
-		.format = TD_RAW_FORMAT,
-		.family_version = TASK_DIAG_FAMILY_VERSION,
-	};
-	int err;
-
-	if (fd < 0) {
-		nl->rec_fd = -1;
-		return 0;
-	}
-	memcpy(h.magic, TD_RAW_MAGIC, sizeof(h.magic));
-	err = td_write_all(fd, &h, sizeof(h));
-	if (err)
-		return err;
-	nl->rec_fd = fd;
-	return 0;
-}
-
-int td_nl_replay_open(struct taskdiag *td, int fd)
-{
-	struct td_raw_header h;
-	struct td_nl *nl;
-	int err;
-
-	err = td_read_all(fd, &h, sizeof(h));
-	if (err <= 0)
-		return err ? err : -EBADMSG;
-	if (memcmp(h.magic, TD_RAW_MAGIC, sizeof(h.magic)) || h.format != TD_RAW_FORMAT)
-		return -EBADMSG;
-	/* Recorded from a module of another ABI version: its messages are not ours. */
-	if (h.family_version != TASK_DIAG_FAMILY_VERSION)
-		return -TASKDIAG_EVERSION;
-	nl = calloc(1, sizeof(*nl));
-	if (!nl)
-		return -ENOMEM;
-	nl->fd = -1;
-	nl->rec_fd = -1;
-	nl->replay_fd = fd;
-	nl->buf = malloc(TD_NL_BUFSZ);
-	if (!nl->buf) {
-		free(nl);
-		return -ENOMEM;
-	}
-	td->priv = nl;
-	return 0;
-}
-
-int td_nl_replay_request(struct taskdiag *td, struct taskdiag_request *req)
-{
-	struct td_nl *nl = td->priv;
-	const struct td_raw_request *r = &nl->replay_req;
-	int err;
-
-	err = td_nl_replay_peek(nl);
-	if (err <= 0)
-		return err ? err : -ENODATA;
-	if (r->scope < TASKDIAG_SCOPE_ALL_PROCESSES || r->scope > TASKDIAG_SCOPE_CHILDREN ||
-	    (r->groups & ~TASKDIAG_GROUP_ALL) || r->pid > INT32_MAX)
-		return -EBADMSG;
-	req->scope = (enum taskdiag_scope)r->scope;
-	req->pid = (pid_t)r->pid;
-	req->groups = r->groups;
-	return 0;
-}
-
-/* The request is not sent: the next one recorded is replayed, whatever it asked. */
-static int td_nl_replay_iter_start(struct taskdiag_iter *it)
+void td_nl_begin(struct taskdiag_iter *it, uint32_t seq, uint16_t family)
 {
 	struct td_nl *nl = it->td->priv;
-	int r;
 
-	r = td_nl_replay_peek(nl);
-	if (r <= 0)
-		return r ? r : -EBADMSG;	/* nothing (more) was recorded */
-	nl->replay_have_req = false;
-	nl->seq = nl->replay_req.seq;
-	nl->family = (uint16_t)nl->replay_req.family;
+	nl->seq = seq;
+	nl->family = family;
 	nl->pending = true;
 	nl->state = TD_NL_RUNNING;
 	nl->err = 0;
 	nl->len = 0;
 	nl->off = 0;
 	it->priv = nl;
-	return 0;
 }
-
-/* ------------------------------------------------------------------------
- * Iteration
- */
 
 static int td_nl_iter_start(struct taskdiag_iter *it)
 {
@@ -709,26 +442,13 @@ static int td_nl_iter_start(struct taskdiag_iter *it)
 	/* nl_send_auto() filled in the sequence number. */
 	nl->seq = nlmsg_hdr(msg)->nlmsg_seq;
 	if (nl->rec_fd >= 0) {
-		struct td_raw_request r = {
-			.seq = nl->seq,
-			.family = nl->family,
-			.scope = (uint32_t)it->req.scope,
-			.pid = (uint32_t)it->req.pid,
-			.groups = it->req.groups,
-		};
-
-		err = td_raw_write(nl->rec_fd, TD_RAW_REQUEST, &r, sizeof(r));
+		err = td_rec_request(nl->rec_fd, nl->seq, nl->family, &it->req);
 		if (err) {
 			td_nl_disconnect(nl);	/* abandon the dump just asked for */
 			goto out_free_msg;
 		}
 	}
-	nl->pending = true;
-	nl->state = TD_NL_RUNNING;
-	nl->err = 0;
-	nl->len = 0;
-	nl->off = 0;
-	it->priv = nl;
+	td_nl_begin(it, nl->seq, nl->family);
 	err = 0;
 
 out_free_msg:
@@ -736,16 +456,14 @@ out_free_msg:
 	return err;
 }
 
-/* Receive one datagram into nl->buf (and record it), or replay one. */
-static int td_nl_recv(struct td_nl *nl)
+/* The socket's datagram source: one datagram into nl->buf (and recorded). */
+static int td_nl_sock_recv(struct td_nl *nl)
 {
 	struct sockaddr_nl sa;
 	struct iovec iov = { .iov_base = nl->buf, .iov_len = TD_NL_BUFSZ };
 	struct msghdr mh = { .msg_iov = &iov, .msg_iovlen = 1 };
 	ssize_t n;
 
-	if (nl->replay_fd >= 0)
-		return td_nl_replay_recv(nl);
 	for (;;) {
 		mh.msg_name = &sa;
 		mh.msg_namelen = sizeof(sa);
@@ -767,7 +485,7 @@ static int td_nl_recv(struct td_nl *nl)
 		nl->len = (size_t)n;
 		nl->off = 0;
 		if (nl->rec_fd >= 0)
-			return td_raw_write(nl->rec_fd, TD_RAW_DATAGRAM, nl->buf, nl->len);
+			return td_rec_datagram(nl->rec_fd, nl->buf, nl->len);
 		return 0;
 	}
 }
@@ -911,7 +629,7 @@ static void td_nl_complete_comm(struct td_nl *nl, struct taskdiag_task *t)
 	td_task_set_blob(t, TASKDIAG_ITEM_BASE_COMM, nl->kthread_comm, (uint32_t)n - 1);
 }
 
-static int td_nl_iter_next(struct taskdiag_iter *it)
+int td_nl_iter_next(struct taskdiag_iter *it)
 {
 	struct td_nl *nl = it->priv;
 	int err;
@@ -926,7 +644,7 @@ static int td_nl_iter_next(struct taskdiag_iter *it)
 		size_t left, step;
 
 		if (nl->off >= nl->len) {
-			err = td_nl_recv(nl);
+			err = nl->recv(nl);
 			if (err)
 				return td_nl_fail(nl, err);
 		}
@@ -975,7 +693,7 @@ static int td_nl_iter_next(struct taskdiag_iter *it)
  * callback runs) when the socket goes, and the next iter_start() opens a
  * new one. A failure to reopen is reported there, not here.
  */
-static void td_nl_iter_end(struct taskdiag_iter *it)
+void td_nl_iter_end(struct taskdiag_iter *it)
 {
 	struct td_nl *nl = it->td->priv;
 
@@ -991,14 +709,6 @@ const struct td_backend td_netlink_backend = {
 	.open = td_nl_open,
 	.close = td_nl_close,
 	.iter_start = td_nl_iter_start,
-	.iter_next = td_nl_iter_next,
-	.iter_end = td_nl_iter_end,
-};
-
-/* A replay handle: td_nl_replay_open() sets it up (no .open), td_nl_close() frees it. */
-const struct td_backend td_replay_backend = {
-	.close = td_nl_close,
-	.iter_start = td_nl_replay_iter_start,
 	.iter_next = td_nl_iter_next,
 	.iter_end = td_nl_iter_end,
 };

@@ -1,0 +1,76 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * libtaskdiag internals of the netlink backend, shared by netlink.c (the
+ * socket, the iteration over datagrams) and record.c (the recording file
+ * and the replay handle, which runs the same iteration over a file).
+ */
+#ifndef TASKDIAG_NL_H
+#define TASKDIAG_NL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "internal.h"
+
+/*
+ * The receive buffer. netlink sizes dump skbs after the largest buffer the
+ * reader has passed to recvmsg(), capped at 32 KiB less the skb overhead, so
+ * 64 KiB always holds a whole datagram.
+ */
+#define TD_NL_BUFSZ	(64 * 1024)
+
+enum td_nl_state {
+	TD_NL_IDLE,
+	TD_NL_RUNNING,
+	TD_NL_DONE,
+	TD_NL_FAILED,
+};
+
+struct td_nl;
+
+/*
+ * A datagram source: put the next datagram into nl->buf and its length in
+ * nl->len (nl->off = 0); return 0 or a negative errno. The socket's
+ * (netlink.c) and a recording's (record.c).
+ */
+typedef int (*td_nl_recv_fn)(struct td_nl *nl);
+
+/*
+ * The backend's part of a handle. One iteration at a time runs on a handle,
+ * so the iteration's state lives here too and it->priv points here.
+ */
+struct td_nl {
+	struct nl_sock *sk;	/* NULL after an abandoned dump, and for a replay */
+	int fd;
+	uint16_t family;
+	uint32_t seq;		/* of the running request */
+	bool pending;		/* the running request may still have replies */
+	enum td_nl_state state;
+	int err;		/* sticky error of a failed iteration */
+	size_t len;		/* bytes of the datagram in buf */
+	size_t off;		/* next message in buf */
+	unsigned char *buf;	/* TD_NL_BUFSZ bytes */
+	td_nl_recv_fn recv;	/* where datagrams come from */
+	void *src;		/* its state (a replay's file), or NULL */
+	void (*src_free)(void *src);
+	int rec_fd;		/* recording to this file, or -1 */
+	char kthread_comm[64];	/* a kernel thread's name as procfs shows it */
+};
+
+/* A new td_nl reading from @recv (NULL on ENOMEM); td_nl_free() undoes it. */
+TD_HIDDEN struct td_nl *td_nl_alloc(td_nl_recv_fn recv, void *src);
+TD_HIDDEN void td_nl_free(struct td_nl *nl);
+
+/* Start iterating the replies to request @seq of family @family. */
+TD_HIDDEN void td_nl_begin(struct taskdiag_iter *it, uint32_t seq, uint16_t family);
+TD_HIDDEN int td_nl_iter_next(struct taskdiag_iter *it);
+TD_HIDDEN void td_nl_iter_end(struct taskdiag_iter *it);
+TD_HIDDEN void td_nl_close(struct taskdiag *td);
+
+/* Recording (record.c): a request sent, a datagram received. 0 or -errno. */
+TD_HIDDEN int td_rec_request(int fd, uint32_t seq, uint16_t family,
+			     const struct taskdiag_request *req);
+TD_HIDDEN int td_rec_datagram(int fd, const void *buf, size_t len);
+
+#endif /* TASKDIAG_NL_H */
