@@ -1,0 +1,156 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * libtaskdiag internals of the procfs backend: the parsers of the procfs
+ * text files (procfs_parse.c), pure functions of a buffer that fill a
+ * record, apart from the /proc walk that reads the files (procfs.c). The
+ * unit tests and a fuzzer can call them on any bytes.
+ */
+#ifndef TASKDIAG_PROCFS_H
+#define TASKDIAG_PROCFS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "internal.h"
+
+/* The stat fields after "pid (comm)" that a record may carry. */
+#define TD_PF_STAT_FIELDS	50
+/* Supplementary groups kept, as the module (ngroups counts them all). */
+#define TD_PF_MAX_GROUPS	1024
+
+struct td_pf_words {
+	uint32_t *w;
+	size_t n, cap;
+};
+
+/* What stat says, before it is turned into items. */
+struct td_pf_stat {
+	uint64_t f[TD_PF_STAT_FIELDS];
+	unsigned int n;		/* fields present */
+	const char *comm;
+	uint32_t comm_len;	/* with its NUL, as the netlink attribute */
+};
+
+/* Indexes into td_pf_stat_fields[] the code needs by name. */
+enum {
+	TD_SF_PPID = 1,
+	TD_SF_PGID = 2,
+	TD_SF_SID = 3,
+	TD_SF_START_CODE = 23,
+	TD_SF_END_CODE = 24,
+	TD_SF_WCHAN = 32,
+};
+
+/*
+ * struct td_pf_parse - what the parsers fill, and with what
+ * @t: the record
+ * @groups: the TASKDIAG_GROUP_* asked for: items of other groups are left out
+ * @tick_ns: nanoseconds per clock tick of the texts
+ * @page_size: bytes per page of the texts
+ * @mems_words: BITS_TO_U32(nr_node_ids), 0 if not known (Mems_allowed)
+ * @cpus, @mems, @groups_w: the arrays the record's blobs point into, owned
+ *        by the caller, reused from task to task (td_pf_parse_free())
+ */
+struct td_pf_parse {
+	struct taskdiag_task *t;
+	uint32_t groups;
+	uint64_t tick_ns;
+	uint64_t page_size;
+	unsigned int mems_words;
+	struct td_pf_words cpus, mems, groups_w;
+};
+
+TD_HIDDEN int td_pf_words_reserve(struct td_pf_words *w, size_t n);
+TD_HIDDEN void td_pf_parse_free(struct td_pf_parse *px);
+
+/*
+ * The parsers. @buf is NUL-terminated at @len (the scanners rely on it).
+ * stat: into @st (comm NUL-terminated in place), then td_pf_emit_stat();
+ * -EBADMSG if it is not a stat line. status: *@tgid from its Tgid line;
+ * a line not understood is left out. statm: -EBADMSG without a number.
+ * Other errors: -ENOMEM.
+ */
+TD_HIDDEN int td_pf_parse_stat(char *buf, size_t len, struct td_pf_stat *st);
+TD_HIDDEN bool td_pf_stat_permitted(const struct td_pf_stat *st, bool io_read);
+TD_HIDDEN void td_pf_emit_stat(struct td_pf_parse *px, const struct td_pf_stat *st,
+			       bool permitted);
+TD_HIDDEN int td_pf_parse_status(struct td_pf_parse *px, const char *buf, size_t len,
+				 pid_t *tgid);
+TD_HIDDEN int td_pf_parse_statm(struct td_pf_parse *px, const char *buf);
+TD_HIDDEN void td_pf_parse_io(struct td_pf_parse *px, const char *buf, size_t len);
+
+/* Set @item from a number as procfs prints it (td_task_set_u64()). */
+static inline void td_pf_set(struct taskdiag_task *t, int item, uint64_t v)
+{
+	td_task_set_u64(t, item, v);
+}
+
+/*
+ * Scanners: the text stops at any character that is not a digit, and
+ * every buffer is NUL-terminated, so they never run past the end.
+ */
+static inline const char *td_scan_dec(const char *p, uint64_t *v)
+{
+	const char *s;
+	uint64_t x = 0;
+	bool neg = false;
+
+	if (*p == '-') {
+		neg = true;
+		p++;
+	}
+	for (s = p; (unsigned int)(*p - '0') < 10; p++)
+		x = x * 10 + (uint64_t)(*p - '0');
+	if (p == s)
+		return NULL;
+	*v = neg ? -x : x;
+	return p;
+}
+
+static inline const char *td_scan_hex(const char *p, uint64_t *v)
+{
+	const char *s = p;
+	uint64_t x = 0;
+
+	for (;; p++) {
+		unsigned int c = (unsigned char)*p;
+		unsigned int d;
+
+		if (c - '0' < 10)
+			d = c - '0';
+		else if ((c | 0x20) - 'a' < 6)
+			d = (c | 0x20) - 'a' + 10;
+		else
+			break;
+		x = x << 4 | d;
+	}
+	if (p == s)
+		return NULL;
+	*v = x;
+	return p;
+}
+
+static inline const char *td_scan_oct(const char *p, uint64_t *v)
+{
+	const char *s = p;
+	uint64_t x = 0;
+
+	for (; (unsigned int)(*p - '0') < 8; p++)
+		x = x << 3 | (uint64_t)(*p - '0');
+	if (p == s)
+		return NULL;
+	*v = x;
+	return p;
+}
+
+static inline const char *td_skip_blank(const char *p)
+{
+	while (*p == ' ' || *p == '\t')
+		p++;
+	return p;
+}
+
+
+#endif /* TASKDIAG_PROCFS_H */
