@@ -330,6 +330,7 @@ int taskdiag_task_get_items(const struct taskdiag_task *t, const enum taskdiag_i
 			v->len = b->len;
 		} else {
 			v->u = td_task_u(t, item);
+			v->s = (int64_t)v->u;
 		}
 		found++;
 	}

@@ -340,17 +340,15 @@ TASKDIAG_API int taskdiag_task_get_bytes(const struct taskdiag_task *task, enum 
  * struct taskdiag_value - one item of taskdiag_task_get_items() (since 0.3)
  * @err: 0 (present), -ENOENT (absent from the record) or -EINVAL (out of
  *       range); the value is zero unless @err is 0
- * @u: TASKDIAG_TYPE_U64 items
- * @s: TASKDIAG_TYPE_S64 items
+ * @u: TASKDIAG_TYPE_U64 items (and S64 ones as their two's complement)
+ * @s: TASKDIAG_TYPE_S64 items (and U64 ones cast)
  * @data, @len: strings (NUL-terminated, @len without the NUL), bytes and
  *       u32 arrays, pointing into the record
  */
 struct taskdiag_value {
 	int err;
-	union {
-		uint64_t u;
-		int64_t s;
-	};
+	uint64_t u;
+	int64_t s;
 	const void *data;
 	size_t len;
 };

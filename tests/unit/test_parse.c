@@ -915,7 +915,7 @@ static void test_get_items(void **state)
 		}
 		if (!taskdiag_task_has(&t, it)) {
 			assert_int_equal(v->err, -ENOENT);
-			assert_true(v->u == 0 && v->data == NULL && v->len == 0);
+			assert_true(v->u == 0 && v->s == 0 && v->data == NULL && v->len == 0);
 			continue;
 		}
 		assert_int_equal(v->err, 0);
