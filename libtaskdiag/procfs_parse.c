@@ -508,17 +508,24 @@ int td_pf_parse_status(struct td_pf_parse *px, const char *buf, size_t len, pid_
 /* ------------------------------------------------------------------ */
 /* statm, io                                                           */
 
+/*
+ * "size resident shared text lib data dt", in pages. procfs always prints
+ * lib and dt as 0, which the ABI says with their mask bits clear (the
+ * module never sets them), so they are left out here too.
+ */
 int td_pf_parse_statm(struct td_pf_parse *px, const char *p)
 {
 	int i;
 
 	for (i = 0; i < 7; i++) {
+		int item = TASKDIAG_ITEM_STATM_SIZE + i;
 		uint64_t v;
 
 		p = td_scan_dec(td_skip_blank(p), &v);
 		if (!p)
 			return i ? 0 : -EBADMSG;
-		td_pf_set(px->t, TASKDIAG_ITEM_STATM_SIZE + i, v * px->page_size);
+		if (item != TASKDIAG_ITEM_STATM_LIB && item != TASKDIAG_ITEM_STATM_DT)
+			td_pf_set(px->t, item, v * px->page_size);
 	}
 	return 0;
 }
