@@ -434,23 +434,23 @@ enum {
  */
 enum {
 	TASK_DIAG_A_TASK_PAD = 1,	/* pad */
-	TASK_DIAG_A_TASK_PID,		/* u32 */
-	TASK_DIAG_A_TASK_TGID,		/* u32 */
+	TASK_DIAG_A_TASK_PID,		/* u32, pid */
+	TASK_DIAG_A_TASK_TGID,		/* u32, pid */
 	TASK_DIAG_A_TASK_BASE,		/* binary: struct task_diag_base */
 	TASK_DIAG_A_TASK_STAT,		/* binary: struct task_diag_stat */
 	TASK_DIAG_A_TASK_STATM,		/* binary: struct task_diag_statm */
 	TASK_DIAG_A_TASK_IO,		/* binary: struct task_diag_io */
 	TASK_DIAG_A_TASK_STATUS,	/* binary: struct task_diag_status */
 	TASK_DIAG_A_TASK_CRED,		/* binary: struct task_diag_cred */
-	TASK_DIAG_A_TASK_CMDLINE,	/* binary */
-	TASK_DIAG_A_TASK_SCOPE,		/* u32: enum task_diag_scope */
-	TASK_DIAG_A_TASK_SHOW,		/* u32: enum task_diag_show bits */
-	TASK_DIAG_A_TASK_PROCFS_FD,	/* u32 */
-	TASK_DIAG_A_TASK_COMM,		/* string */
-	TASK_DIAG_A_TASK_CPUS_ALLOWED,	/* binary: array of u32 */
-	TASK_DIAG_A_TASK_MEMS_ALLOWED,	/* binary: array of u32 */
-	TASK_DIAG_A_TASK_GROUPS,	/* binary: array of u32 */
-	TASK_DIAG_A_TASK_CMDLINE_LEN,	/* u32 */
+	TASK_DIAG_A_TASK_CMDLINE,	/* binary, text (NUL-separated strings) */
+	TASK_DIAG_A_TASK_SCOPE,		/* u32: enum task_diag_scope, request only */
+	TASK_DIAG_A_TASK_SHOW,		/* u32: enum task_diag_show bits, request only */
+	TASK_DIAG_A_TASK_PROCFS_FD,	/* u32, file descriptor, request only */
+	TASK_DIAG_A_TASK_COMM,		/* string, text */
+	TASK_DIAG_A_TASK_CPUS_ALLOWED,	/* binary: array of u32, bitmap (u32 words) */
+	TASK_DIAG_A_TASK_MEMS_ALLOWED,	/* binary: array of u32, bitmap (u32 words) */
+	TASK_DIAG_A_TASK_GROUPS,	/* binary: array of u32, gid (array of u32) */
+	TASK_DIAG_A_TASK_CMDLINE_LEN,	/* u32, bytes */
 
 	__TASK_DIAG_A_TASK_MAX,
 	TASK_DIAG_A_TASK_MAX = (__TASK_DIAG_A_TASK_MAX - 1)
