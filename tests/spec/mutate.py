@@ -135,6 +135,8 @@ def main(argv):
         sys.stderr.write("usage: mutate.py SPEC.yaml OUT.yaml MUTATION\n")
         return 2
     with open(argv[1]) as f:
+        spdx = f.readline().rstrip("\n")
+        f.seek(0)
         spec = yaml.safe_load(f)
     orig = copy.deepcopy(spec)
     group = layout(spec, argv[3])
@@ -146,6 +148,7 @@ def main(argv):
         sys.stderr.write("mutate.py: %s changed nothing\n" % argv[3])
         return 1
     with open(argv[2], "w") as f:
+        f.write(spdx + "\n")  # cli.py of tools/net/ynl insists on it
         yaml.safe_dump(spec, f, sort_keys=False)
     return 0
 
