@@ -293,8 +293,8 @@ enum {
  * not summed over threads: in every scope it describes the task itself
  * (signal masks, context switches and CPU affinity are per thread), and
  * the memory lines describe the mm that all threads of a process share.
- * procfs omits the memory lines (vm-peak to thp-enabled) for tasks without
- * an mm.
+ * procfs omits the memory lines (vm-peak to hugetlb-pages, and
+ * thp-enabled) for tasks without an mm.
  */
 struct task_diag_status {
 	__u64	mask;		/* bit n: field n holds a value */
