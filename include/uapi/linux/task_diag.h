@@ -98,7 +98,8 @@ enum task_diag_show {
 #define TASK_DIAG_SHOW_ALL		127
 
 /*
- * Identity and state, the leading fields of /proc/PID/stat.
+ * Identity and state, the leading fields of /proc/PID/stat. Origin:
+ * do_task_stat() of fs/proc/array.c (and task_state() for TracerPid).
  */
 struct task_diag_base {
 	__u64	mask;		/* bit n: field n holds a value */
@@ -137,7 +138,7 @@ enum {
 /*
  * The rest of /proc/PID/stat (fields 10-52 except the obsolete and
  * always-zero ones). Process scopes give /proc/PID/stat, thread scopes
- * /proc/PID/task/TID/stat.
+ * /proc/PID/task/TID/stat. Origin: do_task_stat() of fs/proc/array.c.
  */
 struct task_diag_stat {
 	__u64	mask;		/* bit n: field n holds a value */
@@ -224,7 +225,9 @@ enum {
 /*
  * /proc/PID/statm, which procfs prints in pages; here pages * PAGE_SIZE.
  * All threads of a process share one mm, so the values are the same in
- * every scope. procfs prints all zeros for tasks without an mm.
+ * every scope. procfs prints all zeros for tasks without an mm. Origin:
+ * proc_pid_statm() of fs/proc/array.c and task_statm() of
+ * fs/proc/task_mmu.c.
  */
 struct task_diag_statm {
 	__u64	mask;		/* bit n: field n holds a value */
@@ -259,7 +262,7 @@ enum {
  * over all threads of the process, live and exited; thread scopes give
  * /proc/PID/task/TID/io, this thread alone. The whole group is guarded:
  * procfs refuses the file (EACCES) to readers that fail its ptrace read
- * check.
+ * check. Origin: do_io_accounting() of fs/proc/base.c.
  */
 struct task_diag_io {
 	__u64	mask;		/* bit n: field n holds a value */
@@ -294,7 +297,10 @@ enum {
  * (signal masks, context switches and CPU affinity are per thread), and
  * the memory lines describe the mm that all threads of a process share.
  * procfs omits the memory lines (vm-peak to hugetlb-pages, and
- * thp-enabled) for tasks without an mm.
+ * thp-enabled) for tasks without an mm. Origin: proc_pid_status() of
+ * fs/proc/array.c: task_mem() of fs/proc/task_mmu.c for the memory lines,
+ * task_sig(), task_context_switch_counts(), task_seccomp(),
+ * task_core_dumping() and task_thp_status().
  */
 struct task_diag_status {
 	__u64	mask;		/* bit n: field n holds a value */
@@ -377,7 +383,8 @@ enum {
  * Credentials of the task itself (threads may differ), as the Uid, Gid,
  * Groups and Cap* lines of /proc/PID/status. Ids are mapped into the
  * requester's user namespace; an id with no mapping there shows as the
- * overflow id (65534), as procfs shows it.
+ * overflow id (65534), as procfs shows it. Origin: task_state() (Uid, Gid,
+ * Groups) and task_cap() of fs/proc/array.c.
  */
 struct task_diag_cred {
 	__u64	mask;		/* bit n: field n holds a value */
