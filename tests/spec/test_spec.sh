@@ -18,6 +18,11 @@
 #                                              holding, for x86-64 and i386
 #                                              (against HEADER, default the
 #                                              uapi header)
+#   tests/spec/test_spec.sh ynl [SPEC]         the kernel's YNL library
+#                                              (linux-source-6.12) decodes
+#                                              structs that C code filled
+#                                              through the uapi header as SPEC
+#                                              says (tests/spec/ynl_decode.py)
 #   tests/spec/test_spec.sh mutations          each check above fails on a
 #                                              copy changed in one way, and
 #                                              the generator refuses specs
@@ -58,6 +63,12 @@ schema() {
 	tools=$("$here/kernel-netlink-tools.sh") || return 2
 	"$PY" "$here/validate_schema.py" \
 		"$tools/Documentation/netlink/genetlink-legacy.yaml" "${1:-$spec}"
+}
+
+ynl() {
+	local tools
+	tools=$("$here/kernel-netlink-tools.sh") || return 2
+	"$PY" "$here/ynl_decode.py" "$tools" "${1:-$spec}" "$root/include/uapi" "$CC"
 }
 
 layouts() {
@@ -115,6 +126,7 @@ mutations() {
 	expect 0 "" "unmodified: schema" schema
 	expect 0 "" "unmodified: layouts" layouts
 	expect 0 "" "unmodified: compile" compile
+	expect 0 "" "unmodified: ynl" ynl
 
 	# A released struct changed before its version-0 end: the layouts
 	# check fails naming the struct; the spec is otherwise valid.
@@ -139,6 +151,10 @@ mutations() {
 	f=$(mutant doc-change) && expect 1 "task_diag.h" "regenerate: doc changed" regenerate "$f"
 	f=$(mutant append) && expect 1 "items_gen.h" "regenerate: field appended" regenerate "$f"
 
+	# YNL, reading a spec that swaps two members, decodes the header's
+	# structs wrongly.
+	f=$(mutant move) && expect 1 "ppid decodes as" "ynl: ppid and pgid swapped in the spec" ynl "$f"
+
 	# The kernel's schema refuses what it does not know.
 	f=$(mutant schema-unknown-key) &&
 		expect 1 "Additional properties" "schema: unknown member key" schema "$f"
@@ -159,6 +175,6 @@ mutations() {
 }
 
 case "${1:-}" in
-regenerate | schema | layouts | compile | mutations) "$@" ;;
-*) sed -n '4,23p' "$0" >&2; exit 2 ;;
+regenerate | schema | layouts | compile | ynl | mutations) "$@" ;;
+*) sed -n '4,28p' "$0" >&2; exit 2 ;;
 esac
