@@ -457,8 +457,9 @@ static PyObject *a_cmdline(ProcessObject *p)
 	const void *data;
 	size_t len;
 
+	/* /proc/PID/cmdline is readable by all: absent means empty (kernel threads, zombies) */
 	if (taskdiag_task_get_bytes(p->task, TASKDIAG_ITEM_CMDLINE, &data, &len))
-		return access_denied(p);
+		len = 0;
 	return split_cmdline(data, len);
 }
 
@@ -499,6 +500,39 @@ static PyObject *a_name(ProcessObject *p)
 	return name;
 }
 
+/*
+ * Where /proc/PID/exe may not be read, psutil takes argv[0] when it is the
+ * absolute path of an executable file: so do we.
+ */
+static PyObject *exe_guess(ProcessObject *p, int denied)
+{
+	PyObject *args, *arg0 = NULL, *raw = NULL;
+	struct stat st;
+	const char *path;
+
+	args = a_cmdline(p);
+	if (!args)
+		return NULL;
+	if (PyList_GET_SIZE(args)) {
+		arg0 = PyList_GET_ITEM(args, 0);
+		raw = PyUnicode_EncodeFSDefault(arg0);
+		if (!raw) {
+			Py_DECREF(args);
+			return NULL;
+		}
+		path = PyBytes_AS_STRING(raw);
+		if (path[0] == '/' && !stat(path, &st) && S_ISREG(st.st_mode) && !access(path, X_OK))
+			Py_INCREF(arg0);
+		else
+			arg0 = NULL;
+		Py_DECREF(raw);
+	}
+	Py_DECREF(args);
+	if (arg0)
+		return arg0;
+	return denied ? access_denied(p) : PyUnicode_FromString("");
+}
+
 /* exe is not part of the records: read from /proc as psutil does. */
 static PyObject *a_exe(ProcessObject *p)
 {
@@ -511,12 +545,12 @@ static PyObject *a_exe(ProcessObject *p)
 	n = readlink(path, buf, sizeof(buf) - 1);
 	if (n < 0) {
 		if (errno == EACCES || errno == EPERM)
-			return access_denied(p);
+			return exe_guess(p, 1);
 		if (errno == ENOENT || errno == ESRCH) {
 			/* kernel threads and zombies have none */
 			snprintf(path, sizeof(path), "/proc/%d", (int)p->pid);
 			if (!lstat(path, &st))
-				return PyUnicode_FromString("");
+				return exe_guess(p, 0);
 			return no_such_process(p->pid, NULL);
 		}
 		return PyErr_SetFromErrnoWithFilename(PyExc_OSError, path);
@@ -525,6 +559,8 @@ static PyObject *a_exe(ProcessObject *p)
 	len = strlen(buf);
 	if (len > 10 && !strcmp(buf + len - 10, " (deleted)") && stat(buf, &st))
 		len -= 10;
+	if (!len)
+		return exe_guess(p, 0);
 	return decode(buf, len);
 }
 
@@ -797,7 +833,7 @@ static PyObject *a_cpu_percent(ProcessObject *p)
 	X(ppid, G_B, "The parent's pid.")					\
 	X(name, G_B | TASKDIAG_GROUP_CMDLINE,					\
 	  "The command name (argv[0]'s base name when the kernel's 15 characters begin it).") \
-	X(exe, 0, "The executable's path, read from /proc/PID/exe ('' if none).")	\
+	X(exe, TASKDIAG_GROUP_CMDLINE, "The executable's path, read from /proc/PID/exe ('' if none).")	\
 	X(cmdline, TASKDIAG_GROUP_CMDLINE,					\
 	  "The arguments, a list of str (the first 4096 bytes, as the module sends).") \
 	X(status, G_B, "'running', 'sleeping', 'disk-sleep', 'stopped', 'zombie', ...") \
