@@ -54,8 +54,7 @@ static int parse_backend(const char *s, enum taskdiag_backend *be)
 		*be = TASKDIAG_BACKEND_PROCFS;
 	else {
 		PyErr_Format(PyExc_ValueError,
-			     "backend must be 'auto', 'netlink' or 'procfs' (got %R)",
-			     PyUnicode_FromString(s));
+			     "backend must be 'auto', 'netlink' or 'procfs' (got '%s')", s);
 		return -1;
 	}
 	return 0;
@@ -369,7 +368,7 @@ static int get_u64(ProcessObject *p, enum taskdiag_item item, uint64_t *v)
 static PyObject *u64_tuple(ProcessObject *p, PyObject *type, const enum taskdiag_item *items,
 			   int n, int ticks)
 {
-	PyObject *args, *res;
+	PyObject *args, *pack, *res;
 	uint64_t v;
 	long hz = sysconf(_SC_CLK_TCK);
 	int i;
@@ -396,8 +395,12 @@ static PyObject *u64_tuple(ProcessObject *p, PyObject *type, const enum taskdiag
 		PyTuple_SET_ITEM(args, i, o);
 	}
 	/* the psutil namedtuple, built without running its Python __new__ */
-	res = PyTuple_Type.tp_new((PyTypeObject *)type, PyTuple_Pack(1, args), NULL);
+	pack = PyTuple_Pack(1, args);
 	Py_DECREF(args);
+	if (!pack)
+		return NULL;
+	res = PyTuple_Type.tp_new((PyTypeObject *)type, pack, NULL);
+	Py_DECREF(pack);
 	return res;
 }
 
