@@ -422,6 +422,9 @@ static PyObject *a_ppid(ProcessObject *p)
 	return get_u64(p, TASKDIAG_ITEM_BASE_PPID, &v) ? NULL : PyLong_FromUnsignedLongLong(v);
 }
 
+/* The module, and the procfs backend alike, send the first 4096 bytes. */
+#define TD_CMDLINE_CAP 4096
+
 /*
  * /proc's cmdline as psutil splits it: on NULs, or on spaces when a process
  * rewrote its arguments as one space-separated string.
@@ -435,6 +438,9 @@ static PyObject *split_cmdline(const char *data, size_t len)
 	if (!list || !len)
 		return list;
 	sep = data[len - 1] == '\0' ? '\0' : ' ';
+	/* cut at the cap (mid-argument): its NULs still separate the arguments */
+	if (len >= TD_CMDLINE_CAP && memchr(data, '\0', len))
+		sep = '\0';
 	if (data[len - 1] == sep)
 		len--;
 	if (sep == '\0' && !memchr(data, '\0', len) && memchr(data, ' ', len))
