@@ -3,6 +3,7 @@
  * tdbench: the benchmark harness of task_diag.
  *
  *   tdbench run METHOD [--threads] [--loops N] [--bpf-dir DIR] [--print N]
+ *               [--records FILE]
  *       Read every task once (N times) with METHOD and report, as one JSON
  *       line, the number of tasks and the time of the reading loop only
  *       (opening the netlink handle, allocating buffers and exiting are
@@ -10,7 +11,9 @@
  *       $TDBENCH_FD when that is set (so that "tdbench exec" can collect it
  *       while the command's standard output goes to /dev/null), else to
  *       standard output. --print N shows some fields of the first N records
- *       on standard error (to check that methods agree).
+ *       on standard error (to check that methods agree); --records FILE
+ *       writes every struct td_bench_rec the BPF methods read to FILE, as
+ *       read (for the BPF peer's test).
  *
  *   tdbench exec [--reps N] [--warmup W] -- CMD [ARGS...]
  *       Run CMD W + N times, standard output to /dev/null, and print one JSON
@@ -81,6 +84,8 @@
 static volatile uint64_t tdb_sink;
 /* --print N: show some fields of the first N records on stderr (checks). */
 static long tdb_print;
+/* --records FILE: the BPF readers' records, as read, for the tests. */
+static FILE *tdb_records;
 
 #define TDB_PRINT_FMT "%-5s pid %d tgid %d ppid %u pgid %u sid %u state %c comm %-15s " \
 	"threads %u utime %" PRIu64 " stime %" PRIu64 " minflt %" PRIu64 " vsize %" PRIu64 \
@@ -294,6 +299,8 @@ static uint64_t tdb_bpf_take(const unsigned char *p, long count)
 	struct td_bench_rec r;
 
 	memcpy(&r, p, sizeof(r));
+	if (tdb_records && fwrite(&r, sizeof(r), 1, tdb_records) != 1)
+		tdb_die("--records", errno);
 	if (count < tdb_print)
 		fprintf(stderr, TDB_PRINT_FMT, "bpf", r.pid, r.tgid, r.ppid, r.pgid,
 			r.sid, r.state, r.comm, r.num_threads, (uint64_t)r.utime,
@@ -487,6 +494,10 @@ static int tdb_run(int argc, char **argv)
 				loops = 1;
 		} else if (!strcmp(argv[i], "--print") && i + 1 < argc) {
 			tdb_print = atol(argv[++i]);
+		} else if (!strcmp(argv[i], "--records") && i + 1 < argc) {
+			tdb_records = fopen(argv[++i], "we");
+			if (!tdb_records)
+				tdb_die(argv[i], errno);
 		} else if (!strcmp(argv[i], "--bpf-dir") && i + 1 < argc) {
 			bpf_dir = argv[++i];
 		} else {
@@ -593,6 +604,8 @@ static int tdb_run(int argc, char **argv)
 	taskdiag_close(td);
 	free(c);
 	free(bpfbuf);
+	if (tdb_records && fclose(tdb_records))
+		tdb_die("--records", errno);
 	if (recs)
 		munmap((void *)recs, (size_t)recs_max * sizeof(struct td_bench_rec));
 	return 0;
@@ -789,6 +802,7 @@ int main(int argc, char **argv)
 		return tdb_exec(argc - 2, argv + 2);
 	fprintf(stderr,
 		"usage: tdbench run METHOD [--threads] [--loops N] [--bpf-dir DIR] [--print N]\n"
+		"                   [--records FILE]\n"
 		"       tdbench exec [--reps N] [--warmup W] -- CMD [ARGS...]\n"
 		"       tdbench exec --plan FILE\n");
 	return 2;
