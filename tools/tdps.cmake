@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # tdps: a ps on libtaskdiag (tools/tdps*.c) and its man page.
-add_executable(tdps ${CMAKE_CURRENT_SOURCE_DIR}/tdps.c ${CMAKE_CURRENT_SOURCE_DIR}/tdps_fmt.c
+add_executable(tdps ${CMAKE_CURRENT_SOURCE_DIR}/tdps.c ${CMAKE_CURRENT_SOURCE_DIR}/psfields.c
+  ${CMAKE_CURRENT_SOURCE_DIR}/tdtext.c
   ${CMAKE_CURRENT_SOURCE_DIR}/tdps_opt.c)
 target_compile_definitions(tdps PRIVATE _GNU_SOURCE TDPS_VERSION="${PROJECT_VERSION}")
 target_link_libraries(tdps PRIVATE taskdiag_static td_warnings)
