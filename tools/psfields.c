@@ -1026,6 +1026,11 @@ const struct psf_spec *psf_spec_find(const char *name)
 	return NULL;
 }
 
+const struct psf_spec *psf_spec_at(size_t i)
+{
+	return i < sizeof(specs) / sizeof(specs[0]) ? &specs[i] : NULL;
+}
+
 /* The names, wrapped as a paragraph of the --help text. */
 void psf_spec_list(FILE *f)
 {

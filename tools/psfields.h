@@ -83,6 +83,8 @@ struct psf_spec {
 int64_t psf_spec_key(const struct psf_spec *sp, const struct psf_arg *a);
 
 const struct psf_spec *psf_spec_find(const char *name);
+/* The table's row @i, NULL past its end. */
+const struct psf_spec *psf_spec_at(size_t i);
 /* Does the specifier show a decimal number (or '-')? JSON shows it as one. */
 bool psf_spec_is_number(const struct psf_spec *sp);
 /* The facts of this system, read once. */
