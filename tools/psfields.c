@@ -161,6 +161,9 @@ static void psf_escape(struct tdbuf *b, const char *text, size_t n, const struct
 		tdbuf_add(b, text, n);
 		return;
 	}
+	while (i < n && s[i] >= 0x20 && s[i] < 0x7f)
+		i++;
+	tdbuf_add(b, text, i);
 	while (i < n) {
 		if (plain) {
 			esc_byte(b, s[i++], true);
@@ -192,8 +195,13 @@ static size_t char_cols(const char *s, size_t n, bool utf8, size_t *len)
 
 size_t psf_text_width(const char *s, size_t n, bool utf8)
 {
-	size_t i = 0, cols = 0, len;
+	size_t i = 0, cols, len;
 
+	if (!utf8)
+		return n;
+	while (i < n && (unsigned char)s[i] < 0x80)
+		i++;
+	cols = i;
 	while (i < n) {
 		cols += char_cols(s + i, n - i, utf8, &len);
 		i += len;
@@ -266,27 +274,27 @@ static uint64_t elapsed(const struct taskdiag_task *t, const struct psf_ctx *cx)
 
 static void f_num(struct tdbuf *b, const struct psf_arg *a)
 {
-	tdbuf_addf(b, "%" PRId64, num(a->t, a->item));
+	tdbuf_addi(b, num(a->t, a->item));
 }
 
 static void f_pid(struct tdbuf *b, const struct psf_arg *a)
 {
-	tdbuf_addf(b, "%d", (int)taskdiag_task_tgid(a->t));
+	tdbuf_addi(b, taskdiag_task_tgid(a->t));
 }
 
 static void f_tid(struct tdbuf *b, const struct psf_arg *a)
 {
-	tdbuf_addf(b, "%d", (int)taskdiag_task_pid(a->t));
+	tdbuf_addi(b, taskdiag_task_pid(a->t));
 }
 
 static void f_kib(struct tdbuf *b, const struct psf_arg *a)
 {
-	tdbuf_addf(b, "%" PRIu64, (uint64_t)num(a->t, a->item) / 1024);
+	tdbuf_addu(b, (uint64_t)num(a->t, a->item) / 1024);
 }
 
 static void f_pages(struct tdbuf *b, const struct psf_arg *a)
 {
-	tdbuf_addf(b, "%" PRIu64, (uint64_t)num(a->t, a->item) / a->cx->page_size);
+	tdbuf_addu(b, (uint64_t)num(a->t, a->item) / a->cx->page_size);
 }
 
 /* A small cache of user and group names: getpwuid() reads files. */
@@ -469,12 +477,17 @@ static void put_hms(struct tdbuf *b, uint64_t s, bool short_form)
 	uint64_t d = s / 86400, h = s / 3600 % 24, m = s / 60 % 60;
 
 	s %= 60;
-	if (d)
-		tdbuf_addf(b, "%" PRIu64 "-%02" PRIu64 ":%02" PRIu64 ":%02" PRIu64, d, h, m, s);
-	else if (h || !short_form)
-		tdbuf_addf(b, "%02" PRIu64 ":%02" PRIu64 ":%02" PRIu64, h, m, s);
-	else
-		tdbuf_addf(b, "%02" PRIu64 ":%02" PRIu64, m, s);
+	if (d) {
+		tdbuf_addu(b, d);
+		tdbuf_addc(b, '-');
+	}
+	if (d || h || !short_form) {
+		tdbuf_add02(b, (unsigned int)h);
+		tdbuf_addc(b, ':');
+	}
+	tdbuf_add02(b, (unsigned int)m);
+	tdbuf_addc(b, ':');
+	tdbuf_add02(b, (unsigned int)s);
 }
 
 static void f_time(struct tdbuf *b, const struct psf_arg *a)
@@ -529,17 +542,56 @@ static void f_start(struct tdbuf *b, const struct psf_arg *a)
 	put_time(b, when, fmts[a->item][a->cx->now - when >= 86400]);
 }
 
+/* The local time of @now, worked out once per run. */
+static const struct tm *today_of(time_t now)
+{
+	static struct tm today;
+	static time_t key = -1;
+
+	if (key != now && !localtime_r(&now, &today))
+		return NULL;
+	key = now;
+	return &today;
+}
+
+/* The locale's abbreviated month names (strftime's %b), once. */
+static const char *month_abbr(int mon)
+{
+	static char names[12][32];
+	static bool done;
+	struct tm tm = { .tm_mday = 1, .tm_year = 100 };
+	int i;
+
+	if (!done) {
+		for (i = 0; i < 12; i++) {
+			tm.tm_mon = i;
+			if (!strftime(names[i], sizeof(names[i]), "%b", &tm))
+				names[i][0] = '\0';
+		}
+		done = true;
+	}
+	return mon >= 0 && mon < 12 ? names[mon] : "";
+}
+
 /* stime: the time of day if today, else the day if this year, else the year */
 static void f_stime(struct tdbuf *b, const struct psf_arg *a)
 {
-	time_t when = started(a), now = a->cx->now;
-	struct tm then, today;
+	time_t when = started(a);
+	const struct tm *today = today_of(a->cx->now);
+	struct tm then;
 
-	if (!localtime_r(&when, &then) || !localtime_r(&now, &today))
+	if (!today || !localtime_r(&when, &then)) {
 		tdbuf_addc(b, '-');
-	else
-		put_time(b, when, then.tm_year != today.tm_year ? "%Y" :
-				  then.tm_yday != today.tm_yday ? "%b%d" : "%H:%M");
+	} else if (then.tm_year != today->tm_year) {
+		tdbuf_addi(b, (int64_t)then.tm_year + 1900);
+	} else if (then.tm_yday != today->tm_yday) {
+		tdbuf_puts(b, month_abbr(then.tm_mon));
+		tdbuf_add02(b, (unsigned int)then.tm_mday);
+	} else {
+		tdbuf_add02(b, (unsigned int)then.tm_hour);
+		tdbuf_addc(b, ':');
+		tdbuf_add02(b, (unsigned int)then.tm_min);
+	}
 }
 
 static uint64_t pcpu_tenths(const struct psf_arg *a)
@@ -552,10 +604,11 @@ static uint64_t pcpu_tenths(const struct psf_arg *a)
 /* Tenths of a percent, as "12.3", or "123" from 100 on. */
 static void put_tenths(struct tdbuf *b, uint64_t tenths)
 {
-	if (tenths >= 1000)
-		tdbuf_addf(b, "%" PRIu64, tenths / 10);
-	else
-		tdbuf_addf(b, "%" PRIu64 ".%" PRIu64, tenths / 10, tenths % 10);
+	tdbuf_addu(b, tenths / 10);
+	if (tenths < 1000) {
+		tdbuf_addc(b, '.');
+		tdbuf_addc(b, (char)('0' + tenths % 10));
+	}
 }
 
 static void f_pcpu(struct tdbuf *b, const struct psf_arg *a)
@@ -566,7 +619,7 @@ static void f_pcpu(struct tdbuf *b, const struct psf_arg *a)
 /* c: %cpu in whole percent, padded by ps itself */
 static void f_c(struct tdbuf *b, const struct psf_arg *a)
 {
-	tdbuf_addf(b, "%2" PRIu64, pcpu_tenths(a) / 10);
+	tdbuf_addu_w(b, pcpu_tenths(a) / 10, 2);
 }
 
 /* bsdtime: minutes and seconds of CPU time, padded by ps itself */
@@ -574,7 +627,9 @@ static void f_bsdtime(struct tdbuf *b, const struct psf_arg *a)
 {
 	uint64_t s = cpu_ticks(a->t, a->cx) / a->cx->hz;
 
-	tdbuf_addf(b, "%3" PRIu64 ":%02" PRIu64, s / 60, s % 60);
+	tdbuf_addu_w(b, s / 60, 3);
+	tdbuf_addc(b, ':');
+	tdbuf_add02(b, (unsigned int)(s % 60));
 }
 
 static void f_times(struct tdbuf *b, const struct psf_arg *a)
@@ -599,7 +654,9 @@ static void f_pmem(struct tdbuf *b, const struct psf_arg *a)
 	uint64_t tenths = a->cx->mem_total_kib ? kib * 1000 / a->cx->mem_total_kib : 0;
 
 	/* ps pads this one itself: it keeps its blank after a wide column */
-	tdbuf_addf(b, "%2" PRIu64 ".%" PRIu64, tenths / 10, tenths % 10);
+	tdbuf_addu_w(b, tenths / 10, 2);
+	tdbuf_addc(b, '.');
+	tdbuf_addc(b, (char)('0' + tenths % 10));
 }
 
 static void f_comm(struct tdbuf *b, const struct psf_arg *a)

@@ -81,8 +81,7 @@ struct layout {
 
 static void put_spaces(struct layout *l, size_t n)
 {
-	while (n--)
-		tdbuf_addc(&l->line, ' ');
+	tdbuf_pad(&l->line, ' ', n);
 }
 
 /* Room for the last column, if it is as wide as the screen allows. */

@@ -96,6 +96,62 @@ void tdbuf_free(struct tdbuf *b)
 	b->len = b->cap = 0;
 }
 
+void tdbuf_addu(struct tdbuf *b, uint64_t v)
+{
+	char d[20];
+	size_t n = 0;
+
+	do {
+		d[sizeof(d) - ++n] = (char)('0' + v % 10);
+		v /= 10;
+	} while (v);
+	tdbuf_add(b, d + sizeof(d) - n, n);
+}
+
+void tdbuf_addu_w(struct tdbuf *b, uint64_t v, size_t width)
+{
+	uint64_t x = v;
+	size_t digits = 1;
+
+	while (x >= 10) {
+		x /= 10;
+		digits++;
+	}
+	if (width > digits)
+		tdbuf_pad(b, ' ', width - digits);
+	tdbuf_addu(b, v);
+}
+
+void tdbuf_addi(struct tdbuf *b, int64_t v)
+{
+	if (v < 0) {
+		tdbuf_addc(b, '-');
+		tdbuf_addu(b, -(uint64_t)v);
+	} else {
+		tdbuf_addu(b, (uint64_t)v);
+	}
+}
+
+void tdbuf_add02(struct tdbuf *b, unsigned int v)
+{
+	if (v >= 100) {
+		tdbuf_addu(b, v);
+		return;
+	}
+	reserve(b, 2);
+	b->p[b->len++] = (char)('0' + v / 10);
+	b->p[b->len++] = (char)('0' + v % 10);
+	b->p[b->len] = '\0';
+}
+
+void tdbuf_pad(struct tdbuf *b, char c, size_t n)
+{
+	reserve(b, n);
+	memset(b->p + b->len, c, n);
+	b->len += n;
+	b->p[b->len] = '\0';
+}
+
 size_t td_utf8_next(const unsigned char *p, size_t n, bool *ok)
 {
 	unsigned char c = p[0], lo = 0x80, hi = 0xbf;

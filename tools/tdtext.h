@@ -8,6 +8,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 /* A growable text buffer, always NUL-terminated once used. */
 struct tdbuf {
@@ -25,6 +26,13 @@ void tdbuf_addc(struct tdbuf *b, char c);
 void tdbuf_puts(struct tdbuf *b, const char *s);
 void tdbuf_addf(struct tdbuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void tdbuf_free(struct tdbuf *b);
+/* Decimal numbers and padding without printf (the tools' hottest calls). */
+void tdbuf_addu(struct tdbuf *b, uint64_t v);
+void tdbuf_addi(struct tdbuf *b, int64_t v);
+/* @v right-aligned in @width columns (printf's %*u). */
+void tdbuf_addu_w(struct tdbuf *b, uint64_t v, size_t width);
+void tdbuf_add02(struct tdbuf *b, unsigned int v);	/* two digits, zero-padded */
+void tdbuf_pad(struct tdbuf *b, char c, size_t n);
 
 /*
  * The length of the UTF-8 sequence at @p (at most @n bytes), with *@ok set
