@@ -229,13 +229,27 @@ size_t psf_text_cut(const char *s, size_t n, size_t cols, bool utf8)
  * Reading items
  */
 
+/* Is @item signed? The item table's answer, looked up once per item. */
+static bool item_signed(int item)
+{
+	static signed char known[TASKDIAG_ITEM__COUNT];	/* 0 not yet, 1 signed, -1 not */
+	const struct taskdiag_item_info *info;
+
+	if (item < 0 || item >= TASKDIAG_ITEM__COUNT)
+		return false;
+	if (!known[item]) {
+		info = taskdiag_item_info(item);
+		known[item] = info && info->type == TASKDIAG_TYPE_S64 ? 1 : -1;
+	}
+	return known[item] > 0;
+}
+
 static int64_t num(const struct taskdiag_task *t, int item)
 {
-	const struct taskdiag_item_info *info = taskdiag_item_info(item);
 	uint64_t u = 0;
 	int64_t s = 0;
 
-	if (info && info->type == TASKDIAG_TYPE_S64) {
+	if (item_signed(item)) {
 		taskdiag_task_get_s64(t, item, &s);
 		return s;
 	}

@@ -97,18 +97,22 @@ static size_t room(const struct layout *l, size_t min)
 	return (size_t)avail;
 }
 
-/* Cut @s to @limit columns as @fit says; returns the bytes kept. */
-static size_t fit_text(const char *s, size_t n, size_t limit, enum psf_fit fit, bool utf8,
-		       bool *plus)
+/*
+ * Cut @s (*@n bytes, *@w columns) to @limit columns as @fit says; *@plus
+ * when a '+' is to follow.
+ */
+static void fit_text(const char *s, size_t *n, size_t *w, size_t limit, enum psf_fit fit,
+		     bool utf8, bool *plus)
 {
 	*plus = false;
-	if (fit == PSF_SPILL || limit == UNLIMITED || psf_text_width(s, n, utf8) <= limit)
-		return n;
+	if (fit == PSF_SPILL || limit == UNLIMITED || *w <= limit)
+		return;
 	if (fit == PSF_PLUS && limit > 0) {
 		*plus = true;
-		return psf_text_cut(s, n, limit - 1, utf8);
+		limit--;
 	}
-	return psf_text_cut(s, n, limit, utf8);
+	*n = psf_text_cut(s, *n, limit, utf8);
+	*w = psf_text_width(s, *n, utf8);
 }
 
 /*
@@ -126,11 +130,11 @@ static size_t padding(struct layout *l, size_t width, size_t w)
 	return pad - take;
 }
 
-static void put_cell(struct layout *l, size_t i, const char *s, bool header)
+static void put_cell(struct layout *l, size_t i, const char *s, size_t n, bool header)
 {
 	const struct tdps_column *c = &l->cols[i];
 	bool last = i + 1 == l->ncols, plus = false;
-	size_t n = strlen(s), w, pad, limit = c->width;
+	size_t w = psf_text_width(s, n, l->utf8), pad, limit = c->width;
 
 	if (i) {
 		tdbuf_addc(&l->line, ' ');
@@ -139,9 +143,9 @@ static void put_cell(struct layout *l, size_t i, const char *s, bool header)
 	if (!header) {
 		if (last && c->sp->wide)
 			limit = room(l, c->sp->min);
-		n = fit_text(s, n, limit, c->sp->fit, l->utf8, &plus);
+		fit_text(s, &n, &w, limit, c->sp->fit, l->utf8, &plus);
 	}
-	w = psf_text_width(s, n, l->utf8) + plus;
+	w += plus;
 	pad = padding(l, c->width, w);
 	/* a left-aligned last column is not padded */
 	if (!c->sp->right && last)
@@ -180,7 +184,7 @@ static void put_header(struct layout *l)
 		return;
 	line_begin(l);
 	for (i = 0; i < l->ncols; i++)
-		put_cell(l, i, l->cols[i].header, true);
+		put_cell(l, i, l->cols[i].header, strlen(l->cols[i].header), true);
 	line_end(l);
 	fwrite(l->line.p, 1, l->line.len, stdout);
 }
@@ -399,15 +403,17 @@ static void put_row(struct run *r, const char *cells, const char *prefix)
 	line_begin(l);
 	for (i = 0; i < l->ncols; i++) {
 		const char *s = p;
+		size_t n = strlen(p);
 
-		p += strlen(p) + 1;
+		p += n + 1;
 		if (prefix && *prefix && (l->cols[i].sp->flags & PSF_F_TREE)) {
 			tdbuf_clear(&r->cell);
 			tdbuf_add(&r->cell, prefix, strlen(prefix));
-			tdbuf_add(&r->cell, s, strlen(s));
+			tdbuf_add(&r->cell, s, n);
 			s = r->cell.p;
+			n = r->cell.len;
 		}
-		put_cell(l, i, s, false);
+		put_cell(l, i, s, n, false);
 	}
 	line_end(l);
 	fwrite(l->line.p, 1, l->line.len, stdout);
@@ -436,7 +442,7 @@ static int one_task(const struct taskdiag_task *t, void *arg)
 		if (r->keep)
 			tdbuf_add(&r->text, r->cell.p, r->cell.len + 1);
 		else
-			put_cell(l, i, r->cell.p, false);
+			put_cell(l, i, r->cell.p, r->cell.len, false);
 	}
 	if (r->keep) {
 		keep_row(r, t);
