@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The record the BPF task iterator (task_iter.bpf.c) writes for every task
- * with bpf_seq_write(), and tdbench reads back: the fields of the
+ * The record the BPF task iterators write for every task (task_iter.bpf.c
+ * with bpf_seq_write(), task_iter_open.bpf.c into an array map), and
+ * tdbench reads back: the fields of the
  * task_diag base and stat groups (what netlink_base_stat asks for), in the
  * same units (bytes, nanoseconds, counts). Shared by the BPF program (which
  * includes vmlinux.h first, so the __u* types exist) and user space.
@@ -68,6 +69,19 @@ struct td_bench_rec {
 	__u64 arg_end;
 	__u64 env_start;
 	__u64 env_end;
+};
+
+/*
+ * The open-coded iterator's output (task_iter_open.bpf.c): this header
+ * through the pinned iterator file, then count records at the start of the
+ * mmap-ed array map of TD_BENCH_OPEN_MAX records (stride: the record; the
+ * whole array, 4.75 MiB, is mapped into the reader and counts in its RSS).
+ */
+#define TD_BENCH_OPEN_MAX 16384
+
+struct td_bench_open_hdr {
+	__u32 count;		/* records in the map, from index 0 */
+	__u32 overflow;		/* 1: more processes than the map holds */
 };
 
 #endif /* TD_BENCH_RECORD_H */

@@ -82,10 +82,22 @@ class Bench:
         pin = "/sys/fs/bpf/tdbench"
         if os.path.exists(pin):
             shutil.rmtree(pin, ignore_errors=True)
-        r = sh([os.path.join(self.bench, "tdbpf_pin"), os.path.join(self.bench, "task_iter.bpf.o"),
-                pin], check=False, capture_output=True, text=True)
+        # On 6.7+ (task_iter_open.bpf.o built) bpf_iter's process scope is
+        # the open-coded iterator, and the classic one is measured beside it
+        # as bpf_iter_classic.
+        cmd = [os.path.join(self.bench, "tdbpf_pin"), os.path.join(self.bench, "task_iter.bpf.o"),
+               pin]
+        open_obj = os.path.join(self.bench, "task_iter_open.bpf.o")
+        if os.path.exists(open_obj):
+            cmd.append(open_obj)
+        r = sh(cmd, check=False, capture_output=True, text=True)
         self.bpf_ok = r.returncode == 0
-        log("BPF iterators %s" % ("pinned" if self.bpf_ok else "NOT loaded"))
+        self.bpf_open = self.bpf_ok and "procs: open-coded" in r.stdout
+        if self.bpf_ok and len(cmd) > 3 and not self.bpf_open:
+            self.notes.append("the open-coded task iterator did not load, bpf_iter is the classic "
+                              "one in every scope: " + (r.stderr or "").strip()[-500:])
+        log("BPF iterators %s%s" % ("pinned" if self.bpf_ok else "NOT loaded",
+                                    ", process scope open-coded" if self.bpf_open else ""))
         if not self.bpf_ok:
             self.notes.append("BPF iterator could not be loaded: " + (r.stderr or "").strip()[-500:])
             log("BPF load failed: " + r.stderr.strip()[-500:])
@@ -104,6 +116,9 @@ class Bench:
             "threads_max": read("/proc/sys/kernel/threads-max").strip(),
             "users": USERS,
             "randomize_va_space": "0 during the run (was %s)" % self.aslr,
+            "bpf_iterator_processes": ("open-coded (bpf_iter_task_new ALL_PROCS), classic as "
+                                   "bpf_iter_classic" if self.bpf_open else
+                                   "classic (iter/task)" if self.bpf_ok else "not loaded"),
         }
         self.perf = shutil.which("perf")
         if self.perf:
@@ -192,6 +207,9 @@ class Bench:
         else:
             res["tasks"] = expected_tasks or res["nominal_tasks"]
             res["tasks_note"] = "tasks counted by netlink_pid_only in the same population"
+        if method.startswith("bpf_iter"):
+            res["iterator"] = ("open-coded" if method == "bpf_iter" and self.bpf_open and not threads
+                               else "classic")
         ip = res.get("in_process", {}).get("median_s")
         log("  %-20s %-9s tasks %6d reps %2d in-process %s whole %.4fs rss %d KiB" % (
             method, res["scope"], res["tasks"], res["repetitions"],
@@ -272,6 +290,8 @@ class Bench:
                            "proc_status_raw"]
             if not self.bpf_ok:
                 methods.remove("bpf_iter")
+            elif self.bpf_open and not threads:
+                methods.insert(methods.index("bpf_iter") + 1, "bpf_iter_classic")
             if not thread_heavy or threads:
                 if self.tdps:
                     methods.append("tdps")

@@ -23,6 +23,8 @@ RATIOS = [
     ("proc_status_raw", "netlink_base_stat", "whole_process"),
     ("proc_4files_parsed", "netlink_full", "whole_process"),
     ("procps_ps", "netlink_full", "whole_process"),
+    # 6.7+, process scope: the classic iterator against the open-coded one
+    ("bpf_iter_classic", "bpf_iter", "in_process"),
 ]
 
 # The targets of issue 7 (item 4), checked where the population allows.
@@ -40,7 +42,7 @@ TARGETS = [
 ]
 
 METHOD_ORDER = ["proc_status_raw", "proc_4files_parsed", "procps_ps", "tdps", "netlink_pid_only",
-                "netlink_base_stat", "netlink_full", "bpf_iter"]
+                "netlink_base_stat", "netlink_full", "bpf_iter", "bpf_iter_classic"]
 
 
 def fig(res, basis):
@@ -117,6 +119,8 @@ def markdown(doc):
                      c.get("kernel"), c.get("qemu_accel"), c.get("cpus"), c.get("guest_mem"),
                      c.get("mem_total"), c.get("procps", "").replace("ps from procps-ng ", ""),
                      c.get("randomize_va_space", "?")))
+    lines.append("BPF peer, process scope: %s; thread scope: classic (iter/task).  " % (
+        c.get("bpf_iterator_processes", "classic (iter/task)")))
     lines.append("Host: %s, %s cores, load average %s before and %s after; "
                  "%s other qemu guests running when the run started.  " % (
                      c.get("host_kernel"), c.get("host_cpus"), c.get("host_loadavg_before"),
@@ -156,8 +160,9 @@ def markdown(doc):
             us = ("%s/%s" % (ms(ip["utime_median_s"]), ms(ip["stime_median_s"]))) if ip else "-"
             sc = r.get("syscalls", {}).get("per_task")
             cold = r.get("in_process_cold", {}).get("median_s")
+            label = r["method"] + (" (%s)" % r["iterator"] if r.get("iterator") else "")
             lines.append("| %s | %d | %d | %s | %s | %s | %s | %s | %s | %s | %d |" % (
-                r["method"], r["tasks"], r["repetitions"], ms(ip["median_s"]) if ip else "-",
+                label, r["tasks"], r["repetitions"], ms(ip["median_s"]) if ip else "-",
                 num(ip["per_task_us"]) if ip else num(wp["per_task_us"]) + " (whole)",
                 num(ip["tasks_per_s"], "%.0f") if ip else num(wp["tasks_per_s"], "%.0f") +
                 " (whole)", us, ms(cold), ms(wp["median_s"]), num(sc, "%.2f"),

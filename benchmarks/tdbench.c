@@ -3,6 +3,7 @@
  * tdbench: the benchmark harness of task_diag.
  *
  *   tdbench run METHOD [--threads] [--loops N] [--bpf-dir DIR] [--print N]
+ *               [--records FILE]
  *       Read every task once (N times) with METHOD and report, as one JSON
  *       line, the number of tasks and the time of the reading loop only
  *       (opening the netlink handle, allocating buffers and exiting are
@@ -10,7 +11,9 @@
  *       $TDBENCH_FD when that is set (so that "tdbench exec" can collect it
  *       while the command's standard output goes to /dev/null), else to
  *       standard output. --print N shows some fields of the first N records
- *       on standard error (to check that methods agree).
+ *       on standard error (to check that methods agree); --records FILE
+ *       writes every struct td_bench_rec the BPF methods read to FILE, as
+ *       read (for the BPF peer's test).
  *
  *   tdbench exec [--reps N] [--warmup W] -- CMD [ARGS...]
  *       Run CMD W + N times, standard output to /dev/null, and print one JSON
@@ -34,7 +37,12 @@
  *   netlink_base_stat   libtaskdiag, netlink, base|stat
  *   netlink_full        libtaskdiag, netlink, base|stat|statm|io|status
  *   bpf_iter            the pinned BPF task iterator (DIR/procs: leaders only,
- *                       DIR/threads with --threads), read with a 1 MiB buffer
+ *                       DIR/threads with --threads), read with a 1 MiB buffer;
+ *                       where DIR/procs_recs exists (6.7+), DIR/procs is the
+ *                       open-coded iterator: a header through the pinned file,
+ *                       the records in the mmap-ed array DIR/procs_recs
+ *   bpf_iter_classic    process scope only, where bpf_iter is the open-coded
+ *                       iterator: the classic one (DIR/procs_classic)
  *   noop                nothing (start-up cost, for syscall counts)
  * The library methods decode every item of the groups asked for through
  * the typed getters; bpf_iter reads every field of every record.
@@ -51,13 +59,17 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/resource.h>
+#include <sys/syscall.h>
 #include <sys/stat.h>
 #include <sys/time.h>
 #include <sys/types.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
+
+#include <linux/bpf.h>
 
 #include <taskdiag/taskdiag.h>
 
@@ -72,6 +84,8 @@
 static volatile uint64_t tdb_sink;
 /* --print N: show some fields of the first N records on stderr (checks). */
 static long tdb_print;
+/* --records FILE: the BPF readers' records, as read, for the tests. */
+static FILE *tdb_records;
 
 #define TDB_PRINT_FMT "%-5s pid %d tgid %d ppid %u pgid %u sid %u state %c comm %-15s " \
 	"threads %u utime %" PRIu64 " stime %" PRIu64 " minflt %" PRIu64 " vsize %" PRIu64 \
@@ -279,6 +293,22 @@ static uint64_t tdb_rec_sum(const struct td_bench_rec *r)
 	return s;
 }
 
+/* One record read as a tool would: every field, the first few printed. */
+static uint64_t tdb_bpf_take(const unsigned char *p, long count)
+{
+	struct td_bench_rec r;
+
+	memcpy(&r, p, sizeof(r));
+	if (tdb_records && fwrite(&r, sizeof(r), 1, tdb_records) != 1)
+		tdb_die("--records", errno);
+	if (count < tdb_print)
+		fprintf(stderr, TDB_PRINT_FMT, "bpf", r.pid, r.tgid, r.ppid, r.pgid,
+			r.sid, r.state, r.comm, r.num_threads, (uint64_t)r.utime,
+			(uint64_t)r.stime, (uint64_t)r.minflt, (uint64_t)r.vsize,
+			(uint64_t)r.rss, r.nice, (uint64_t)r.start_time);
+	return tdb_rec_sum(&r);
+}
+
 static long tdb_bpf_read(const char *path, unsigned char *buf)
 {
 	size_t have = 0, off;
@@ -301,18 +331,8 @@ static long tdb_bpf_read(const char *path, unsigned char *buf)
 			break;
 		have += (size_t)n;
 		for (off = 0; off + sizeof(struct td_bench_rec) <= have;
-		     off += sizeof(struct td_bench_rec)) {
-			struct td_bench_rec r;
-
-			memcpy(&r, buf + off, sizeof(r));
-			sum += tdb_rec_sum(&r);
-			if (count < tdb_print)
-				fprintf(stderr, TDB_PRINT_FMT, "bpf", r.pid, r.tgid, r.ppid, r.pgid,
-					r.sid, r.state, r.comm, r.num_threads, (uint64_t)r.utime,
-					(uint64_t)r.stime, (uint64_t)r.minflt, (uint64_t)r.vsize,
-					(uint64_t)r.rss, r.nice, (uint64_t)r.start_time);
-			count++;
-		}
+		     off += sizeof(struct td_bench_rec))
+			sum += tdb_bpf_take(buf + off, count++);
 		/* A record cut by the buffer's end (never seen: reads return whole
 		 * seq buffers of at most 32 KiB) moves to the front. */
 		memmove(buf, buf + off, have - off);
@@ -323,6 +343,69 @@ static long tdb_bpf_read(const char *path, unsigned char *buf)
 		tdb_die("partial BPF record at the end", EBADMSG);
 	tdb_sink += sum;
 	return count;
+}
+
+/*
+ * The open-coded iterator (task_iter_open.bpf.c): its pinned record array
+ * (DIR/procs_recs) mapped once, before the reading loop, like the buffer
+ * of the other readers. Returns the mapping; *max: its records.
+ */
+static const unsigned char *tdb_bpf_map(const char *path, uint32_t *max)
+{
+	struct bpf_map_info info;
+	union bpf_attr a;
+	void *p;
+	int fd;
+
+	memset(&a, 0, sizeof(a));
+	a.pathname = (uint64_t)(uintptr_t)path;
+	fd = (int)syscall(__NR_bpf, BPF_OBJ_GET, &a, sizeof(a));
+	if (fd < 0)
+		tdb_die(path, errno);
+	memset(&info, 0, sizeof(info));
+	memset(&a, 0, sizeof(a));
+	a.info.bpf_fd = (uint32_t)fd;
+	a.info.info_len = sizeof(info);
+	a.info.info = (uint64_t)(uintptr_t)&info;
+	if (syscall(__NR_bpf, BPF_OBJ_GET_INFO_BY_FD, &a, sizeof(a)))
+		tdb_die(path, errno);
+	if (info.value_size != sizeof(struct td_bench_rec))
+		tdb_die("the record array's value is not a struct td_bench_rec", EPROTO);
+	p = mmap(NULL, (size_t)info.max_entries * sizeof(struct td_bench_rec), PROT_READ,
+		 MAP_SHARED, fd, 0);
+	if (p == MAP_FAILED)
+		tdb_die(path, errno);
+	close(fd);
+	*max = info.max_entries;
+	return p;
+}
+
+/* One walk: the header through the pinned iterator, the records in place. */
+static long tdb_bpf_open_read(const char *path, const unsigned char *recs, uint32_t max)
+{
+	struct td_bench_open_hdr h;
+	uint64_t sum = 0;
+	long i;
+	ssize_t n;
+	int fd;
+
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		tdb_die(path, errno);
+	do
+		n = read(fd, &h, sizeof(h));
+	while (n < 0 && (errno == EAGAIN || errno == EINTR));
+	if (n < 0)
+		tdb_die(path, errno);
+	close(fd);
+	if (n != sizeof(h))
+		tdb_die("no header from the open-coded iterator", EBADMSG);
+	if (h.overflow || h.count > max)
+		tdb_die("more processes than the record array holds", EOVERFLOW);
+	for (i = 0; i < h.count; i++)
+		sum += tdb_bpf_take(recs + (size_t)i * sizeof(struct td_bench_rec), i);
+	tdb_sink += sum;
+	return h.count;
 }
 
 /* ------------------------------------------------------------------------
@@ -337,6 +420,7 @@ enum tdb_method {
 	TDB_NL_BASE_STAT,
 	TDB_NL_FULL,
 	TDB_BPF,
+	TDB_BPF_CLASSIC,
 };
 
 static const struct {
@@ -355,6 +439,7 @@ static const struct {
 	  TASKDIAG_GROUP_BASE | TASKDIAG_GROUP_STAT | TASKDIAG_GROUP_STATM |
 	  TASKDIAG_GROUP_IO | TASKDIAG_GROUP_STATUS },
 	{ "bpf_iter", TDB_BPF, 0 },
+	{ "bpf_iter_classic", TDB_BPF_CLASSIC, 0 },
 };
 
 static FILE *tdb_result_file(void)
@@ -380,7 +465,9 @@ static int tdb_run(int argc, char **argv)
 	struct tdb_consumer *c = NULL;
 	struct taskdiag_request req = { 0 };
 	unsigned char *bpfbuf = NULL;
-	char bpf_path[512];
+	const unsigned char *recs = NULL;
+	uint32_t recs_max = 0;
+	char bpf_path[512], recs_path[512];
 	bool threads = false;
 	int loops = 1, i, m = -1, err;
 	long count = 0, missing = 0;
@@ -407,6 +494,10 @@ static int tdb_run(int argc, char **argv)
 				loops = 1;
 		} else if (!strcmp(argv[i], "--print") && i + 1 < argc) {
 			tdb_print = atol(argv[++i]);
+		} else if (!strcmp(argv[i], "--records") && i + 1 < argc) {
+			tdb_records = fopen(argv[++i], "we");
+			if (!tdb_records)
+				tdb_die(argv[i], errno);
 		} else if (!strcmp(argv[i], "--bpf-dir") && i + 1 < argc) {
 			bpf_dir = argv[++i];
 		} else {
@@ -434,7 +525,19 @@ static int tdb_run(int argc, char **argv)
 		req.groups = tdb_methods[m].groups;
 		break;
 	case TDB_BPF:
-		snprintf(bpf_path, sizeof(bpf_path), "%s/%s", bpf_dir, threads ? "threads" : "procs");
+	case TDB_BPF_CLASSIC:
+		snprintf(bpf_path, sizeof(bpf_path), "%s/%s", bpf_dir,
+			 threads ? "threads" : tdb_methods[m].m == TDB_BPF ? "procs" : "procs_classic");
+		snprintf(recs_path, sizeof(recs_path), "%s/procs_recs", bpf_dir);
+		if (tdb_methods[m].m == TDB_BPF_CLASSIC && (threads || access(bpf_path, F_OK))) {
+			fprintf(stderr, "tdbench: bpf_iter_classic: process scope, and only where "
+				"bpf_iter is the open-coded iterator (%s)\n", bpf_path);
+			return 2;
+		}
+		if (tdb_methods[m].m == TDB_BPF && !threads && !access(recs_path, F_OK)) {
+			recs = tdb_bpf_map(recs_path, &recs_max);
+			break;
+		}
 		bpfbuf = malloc(TDB_BPF_BUF);
 		if (!bpfbuf)
 			tdb_die("malloc", ENOMEM);
@@ -459,7 +562,9 @@ static int tdb_run(int argc, char **argv)
 			count = tdb_status_raw(threads);
 			break;
 		case TDB_BPF:
-			count = tdb_bpf_read(bpf_path, bpfbuf);
+		case TDB_BPF_CLASSIC:
+			count = recs ? tdb_bpf_open_read(bpf_path, recs, recs_max) :
+				tdb_bpf_read(bpf_path, bpfbuf);
 			break;
 		default:
 			tdb_consumer_init(c, req.groups);
@@ -499,6 +604,10 @@ static int tdb_run(int argc, char **argv)
 	taskdiag_close(td);
 	free(c);
 	free(bpfbuf);
+	if (tdb_records && fclose(tdb_records))
+		tdb_die("--records", errno);
+	if (recs)
+		munmap((void *)recs, (size_t)recs_max * sizeof(struct td_bench_rec));
 	return 0;
 }
 
@@ -693,6 +802,7 @@ int main(int argc, char **argv)
 		return tdb_exec(argc - 2, argv + 2);
 	fprintf(stderr,
 		"usage: tdbench run METHOD [--threads] [--loops N] [--bpf-dir DIR] [--print N]\n"
+		"                   [--records FILE]\n"
 		"       tdbench exec [--reps N] [--warmup W] -- CMD [ARGS...]\n"
 		"       tdbench exec --plan FILE\n");
 	return 2;

@@ -23,6 +23,7 @@
 
 #include "task_diag_all_interval.h"
 #include "td_backend_opt.h"
+#include "tdtext.h"
 
 enum fmt { FMT_TABLE, FMT_JSON, FMT_CSV };
 
@@ -108,30 +109,17 @@ static void parse(int argc, char **argv, struct iopts *o)
 		bad_usage("unexpected argument", argv[optind]);
 }
 
-/* A string as JSON (comm is at most 64 bytes; control bytes escaped). */
-static void json_str(const char *s)
+/* A string as a JSON string or a CSV field, by the tools' one writer. */
+static void put_text(const char *s, bool csv)
 {
-	putchar('"');
-	for (; *s; s++) {
-		unsigned char ch = (unsigned char)*s;
+	static struct tdbuf b;
 
-		if (ch == '"' || ch == '\\')
-			printf("\\%c", ch);
-		else if (ch < 0x20)
-			printf("\\u%04x", ch);
-		else
-			putchar(ch);
-	}
-	putchar('"');
-}
-
-/* A CSV field: quoted, quotes doubled. */
-static void csv_str(const char *s)
-{
-	putchar('"');
-	for (; *s; s++)
-		fputs(*s == '"' ? "\"\"" : (char[]){ *s, 0 }, stdout);
-	putchar('"');
+	tdbuf_clear(&b);
+	if (csv)
+		td_csv_field(&b, s, strlen(s));
+	else
+		td_json_str(&b, s, strlen(s));
+	fwrite(b.p, 1, b.len, stdout);
 }
 
 static void header(const struct iopts *o)
@@ -157,10 +145,10 @@ static void record(const struct iopts *o, const struct taskdiag_diff *diff, size
 	if (o->fmt == FMT_JSON) {
 		printf("{\"time\":%.3f,\"pid\":%d,\"tgid\":%d,\"comm\":", t,
 		       (int)taskdiag_task_pid(task), (int)taskdiag_task_tgid(task));
-		json_str(comm);
+		put_text(comm, false);
 	} else if (o->fmt == FMT_CSV) {
 		printf("%.3f,%d,%d,", t, (int)taskdiag_task_pid(task), (int)taskdiag_task_tgid(task));
-		csv_str(comm);
+		put_text(comm, true);
 	} else {
 		printf("%10.3f %7d %7d %-15s", t, (int)taskdiag_task_pid(task),
 		       (int)taskdiag_task_tgid(task), comm);

@@ -7,7 +7,7 @@
  *
  * tdps.c: the selection of tasks, sorting, process trees, the screen width
  * and the layout of the columns; tdps_opt.c: the command line and the
- * columns it asks for; tdps_fmt.c: the table of format specifiers.
+ * columns it asks for; psfields.c: the table of format specifiers.
  *
  * Exit status (as ps): 0 when at least one task was listed, 1 for none, or
  * for bad usage; 3 when the netlink backend was asked for and the module
@@ -33,41 +33,6 @@ enum tdps_exit {
 
 #define UNLIMITED	TDPS_UNLIMITED
 #define WIDE_MIN_COLS	132	/* -w: at least this wide */
-
-/* ------------------------------------------------------------------------
- * The facts the formatters need
- */
-
-static uint64_t uptime_cs(void)
-{
-	double up = 0;
-	FILE *f = fopen("/proc/uptime", "re");
-
-	if (f) {
-		if (fscanf(f, "%lf", &up) != 1)
-			up = 0;
-		fclose(f);
-	}
-	return (uint64_t)(up * 100 + 0.5);
-}
-
-static void read_ctx(struct tdps_ctx *cx, bool threads, bool bsd_c)
-{
-	const char *cs = nl_langinfo(CODESET);
-	long v;
-
-	cx->threads = threads;
-	cx->bsd_c = bsd_c;
-	cx->utf8 = cs && !strcmp(cs, "UTF-8");
-	v = sysconf(_SC_CLK_TCK);
-	cx->hz = v > 0 ? (uint64_t)v : 100;
-	v = sysconf(_SC_PAGESIZE);
-	cx->page_size = v > 0 ? (uint64_t)v : 4096;
-	cx->mem_total_kib = tdps_file_value("/proc/meminfo", "MemTotal:");
-	cx->boot_time = (time_t)tdps_file_value("/proc/stat", "btime ");
-	cx->uptime_cs = uptime_cs();
-	cx->now = time(NULL);
-}
 
 /* ------------------------------------------------------------------------
  * Screen width and the layout of a line
@@ -109,15 +74,14 @@ struct layout {
 	size_t ncols;
 	size_t screen;		/* columns of the screen, or UNLIMITED */
 	bool utf8;
-	struct tdps_buf line;
+	struct tdbuf line;
 	size_t pos;		/* columns written to line */
 	size_t debt;		/* columns written beyond the widths so far */
 };
 
 static void put_spaces(struct layout *l, size_t n)
 {
-	while (n--)
-		tdps_addc(&l->line, ' ');
+	tdbuf_pad(&l->line, ' ', n);
 }
 
 /* Room for the last column, if it is as wide as the screen allows. */
@@ -133,18 +97,22 @@ static size_t room(const struct layout *l, size_t min)
 	return (size_t)avail;
 }
 
-/* Cut @s to @limit columns as @fit says; returns the bytes kept. */
-static size_t fit_text(const char *s, size_t n, size_t limit, enum tdps_fit fit, bool utf8,
-		       bool *plus)
+/*
+ * Cut @s (*@n bytes, *@w columns) to @limit columns as @fit says; *@plus
+ * when a '+' is to follow.
+ */
+static void fit_text(const char *s, size_t *n, size_t *w, size_t limit, enum psf_fit fit,
+		     bool utf8, bool *plus)
 {
 	*plus = false;
-	if (fit == TDPS_SPILL || limit == UNLIMITED || tdps_text_width(s, n, utf8) <= limit)
-		return n;
-	if (fit == TDPS_PLUS && limit > 0) {
+	if (fit == PSF_SPILL || limit == UNLIMITED || *w <= limit)
+		return;
+	if (fit == PSF_PLUS && limit > 0) {
 		*plus = true;
-		return tdps_text_cut(s, n, limit - 1, utf8);
+		limit--;
 	}
-	return tdps_text_cut(s, n, limit, utf8);
+	*n = psf_text_cut(s, *n, limit, utf8);
+	*w = psf_text_width(s, *n, utf8);
 }
 
 /*
@@ -162,31 +130,31 @@ static size_t padding(struct layout *l, size_t width, size_t w)
 	return pad - take;
 }
 
-static void put_cell(struct layout *l, size_t i, const char *s, bool header)
+static void put_cell(struct layout *l, size_t i, const char *s, size_t n, bool header)
 {
 	const struct tdps_column *c = &l->cols[i];
 	bool last = i + 1 == l->ncols, plus = false;
-	size_t n = strlen(s), w, pad, limit = c->width;
+	size_t w = psf_text_width(s, n, l->utf8), pad, limit = c->width;
 
 	if (i) {
-		tdps_addc(&l->line, ' ');
+		tdbuf_addc(&l->line, ' ');
 		l->pos++;
 	}
 	if (!header) {
 		if (last && c->sp->wide)
 			limit = room(l, c->sp->min);
-		n = fit_text(s, n, limit, c->sp->fit, l->utf8, &plus);
+		fit_text(s, &n, &w, limit, c->sp->fit, l->utf8, &plus);
 	}
-	w = tdps_text_width(s, n, l->utf8) + plus;
+	w += plus;
 	pad = padding(l, c->width, w);
 	/* a left-aligned last column is not padded */
 	if (!c->sp->right && last)
 		pad = 0;
 	if (c->sp->right)
 		put_spaces(l, pad);
-	tdps_add(&l->line, s, n);
+	tdbuf_add(&l->line, s, n);
 	if (plus)
-		tdps_addc(&l->line, '+');
+		tdbuf_addc(&l->line, '+');
 	if (!c->sp->right)
 		put_spaces(l, pad);
 	l->pos += w + pad;
@@ -201,7 +169,7 @@ static void line_begin(struct layout *l)
 
 static void line_end(struct layout *l)
 {
-	tdps_addc(&l->line, '\n');
+	tdbuf_addc(&l->line, '\n');
 }
 
 /* The header line, or nothing when every header is empty. */
@@ -216,7 +184,7 @@ static void put_header(struct layout *l)
 		return;
 	line_begin(l);
 	for (i = 0; i < l->ncols; i++)
-		put_cell(l, i, l->cols[i].header, true);
+		put_cell(l, i, l->cols[i].header, strlen(l->cols[i].header), true);
 	line_end(l);
 	fwrite(l->line.p, 1, l->line.len, stdout);
 }
@@ -239,9 +207,9 @@ struct row {
 
 struct run {
 	const struct tdps_opts *o;
-	struct tdps_ctx cx;
+	struct psf_ctx cx;
 	struct layout lay;
-	struct tdps_buf cell, text;
+	struct tdbuf cell, text;
 	bool threads;		/* -L, -T, H: one row per thread */
 	bool leaders;		/* threads: the pass over processes, not threads */
 	bool keep;		/* rows are kept (sorted, trees, threads, -q) */
@@ -376,7 +344,7 @@ static struct row *new_row(struct run *r)
 
 		row = realloc(r->rows, cap * sizeof(*row));
 		if (!row)
-			tdps_nomem();
+			td_nomem();
 		r->rows = row;
 		r->cap = cap;
 	}
@@ -391,7 +359,7 @@ static char *dup_text(const char *s, size_t n)
 	char *p = malloc(n + 1);
 
 	if (!p)
-		tdps_nomem();
+		td_nomem();
 	memcpy(p, s, n + 1);
 	return p;
 }
@@ -410,17 +378,17 @@ static void keep_row(struct run *r, const struct taskdiag_task *t)
 		return;
 	row->keys = calloc(o->nsort, sizeof(*row->keys));
 	if (!row->keys)
-		tdps_nomem();
+		td_nomem();
 	for (i = 0; i < o->nsort; i++) {
-		const struct tdps_spec *sp = o->sort[i].sp;
-		struct tdps_arg a = { .t = t, .cx = &r->cx, .item = sp->item };
+		const struct psf_spec *sp = o->sort[i].sp;
+		struct psf_arg a = { .t = t, .cx = &r->cx, .item = sp->item };
 
-		if (sp->flags & TDPS_F_TEXTKEY) {
-			tdps_clear(&r->cell);
+		if (sp->flags & PSF_F_TEXTKEY) {
+			tdbuf_clear(&r->cell);
 			sp->fmt(&r->cell, &a);
 			row->keys[i].s = dup_text(r->cell.p, r->cell.len);
 		} else {
-			row->keys[i].n = tdps_spec_key(sp, &a);
+			row->keys[i].n = psf_spec_key(sp, &a);
 		}
 	}
 }
@@ -435,15 +403,17 @@ static void put_row(struct run *r, const char *cells, const char *prefix)
 	line_begin(l);
 	for (i = 0; i < l->ncols; i++) {
 		const char *s = p;
+		size_t n = strlen(p);
 
-		p += strlen(p) + 1;
-		if (prefix && *prefix && (l->cols[i].sp->flags & TDPS_F_TREE)) {
-			tdps_clear(&r->cell);
-			tdps_add(&r->cell, prefix, strlen(prefix));
-			tdps_add(&r->cell, s, strlen(s));
+		p += n + 1;
+		if (prefix && *prefix && (l->cols[i].sp->flags & PSF_F_TREE)) {
+			tdbuf_clear(&r->cell);
+			tdbuf_add(&r->cell, prefix, strlen(prefix));
+			tdbuf_add(&r->cell, s, n);
 			s = r->cell.p;
+			n = r->cell.len;
 		}
-		put_cell(l, i, s, false);
+		put_cell(l, i, s, n, false);
 	}
 	line_end(l);
 	fwrite(l->line.p, 1, l->line.len, stdout);
@@ -465,14 +435,14 @@ static int one_task(const struct taskdiag_task *t, void *arg)
 		line_begin(l);
 	r->text.len = 0;
 	for (i = 0; i < l->ncols; i++) {
-		struct tdps_arg a = { .t = t, .cx = &r->cx, .item = l->cols[i].sp->item };
+		struct psf_arg a = { .t = t, .cx = &r->cx, .item = l->cols[i].sp->item };
 
-		tdps_clear(&r->cell);
+		tdbuf_clear(&r->cell);
 		l->cols[i].sp->fmt(&r->cell, &a);
 		if (r->keep)
-			tdps_add(&r->text, r->cell.p, r->cell.len + 1);
+			tdbuf_add(&r->text, r->cell.p, r->cell.len + 1);
 		else
-			put_cell(l, i, r->cell.p, false);
+			put_cell(l, i, r->cell.p, r->cell.len, false);
 	}
 	if (r->keep) {
 		keep_row(r, t);
@@ -505,7 +475,7 @@ static int key_cmp(const void *a, const void *b)
 	int c;
 
 	for (i = 0; i < sort_opts->nsort; i++) {
-		if (sort_opts->sort[i].sp->flags & TDPS_F_TEXTKEY)
+		if (sort_opts->sort[i].sp->flags & PSF_F_TEXTKEY)
 			c = strcmp(x->keys[i].s, y->keys[i].s);
 		else
 			c = (x->keys[i].n > y->keys[i].n) - (x->keys[i].n < y->keys[i].n);
@@ -579,7 +549,7 @@ static void *xcalloc(size_t n, size_t size)
 	void *p = calloc(n ? n : 1, size);
 
 	if (!p)
-		tdps_nomem();
+		td_nomem();
 	return p;
 }
 
@@ -618,26 +588,26 @@ static void build_tree(struct run *r, struct tree *tr)
 	free(idx);
 }
 
-static void tree_prefix(struct run *r, size_t depth, struct tdps_buf *b)
+static void tree_prefix(struct run *r, size_t depth, struct tdbuf *b)
 {
 	size_t k;
 
-	tdps_clear(b);
+	tdbuf_clear(b);
 	if (!depth)
 		return;
 	if (r->o->tree == TDPS_TREE_SPACES) {
 		for (k = 0; k < depth; k++)
-			tdps_add(b, "  ", 2);
+			tdbuf_add(b, "  ", 2);
 		return;
 	}
 	for (k = 1; k < depth; k++)
-		tdps_add(b, r->stack[k] ? " |  " : "    ", 4);
-	tdps_add(b, " \\_ ", 4);
+		tdbuf_add(b, r->stack[k] ? " |  " : "    ", 4);
+	tdbuf_add(b, " \\_ ", 4);
 }
 
 static void show_tree(struct run *r, const struct tree *tr, size_t i, size_t depth)
 {
-	struct tdps_buf prefix = { 0 };
+	struct tdbuf prefix = { 0 };
 	size_t k, n = tr->first[i + 1] - tr->first[i];
 	/* the ASCII art does not indent the children of init */
 	size_t kid_depth = r->rows[i].tgid == 1 && r->o->tree == TDPS_TREE_ASCII ? depth : depth + 1;
@@ -650,7 +620,7 @@ static void show_tree(struct run *r, const struct tree *tr, size_t i, size_t dep
 		unsigned char *s = realloc(r->stack, cap);
 
 		if (!s)
-			tdps_nomem();
+			td_nomem();
 		r->stack = s;
 		r->stack_cap = cap;
 	}
@@ -803,6 +773,7 @@ int main(int argc, char **argv)
 	size_t i;
 	int ret;
 
+	td_prog = "tdps";
 	setlocale(LC_ALL, "");
 	tdps_parse_args(argc, argv, &o);
 	r.threads = o.thread_flags != 0;
@@ -816,7 +787,7 @@ int main(int argc, char **argv)
 	select_setup(&r);
 	if (r.select_bits == 0xffff)
 		o.all = true;
-	read_ctx(&r.cx, r.threads, o.bsd_c);
+	psf_ctx_read(&r.cx, r.threads, o.bsd_c);
 	r.my_euid = geteuid();
 	r.lay = (struct layout){
 		.cols = o.col,
@@ -836,6 +807,6 @@ int main(int argc, char **argv)
 	}
 	free_run(&r);
 	tdps_free_opts(&o);
-	tdps_fmt_cleanup();
+	psf_cleanup();
 	return ret;
 }

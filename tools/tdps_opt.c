@@ -75,7 +75,7 @@ static void usage(void)
 	      " -V, V, --version  the version\n"
 	      "\n"
 	      "Format specifiers:\n", stdout);
-	tdps_spec_list(stdout);
+	psf_spec_list(stdout);
 	fputs("\n"
 	      "Exit status: 0 some task listed, 1 none or bad usage, 3 task_diag module\n"
 	      "not loaded (--backend netlink), 4 other error.\n", stdout);
@@ -85,24 +85,6 @@ static void version(void)
 {
 	printf("tdps (task_diag) %s\n", TDPS_VERSION);
 	exit(0);
-}
-
-uint64_t tdps_file_value(const char *path, const char *key)
-{
-	size_t klen = strlen(key);
-	unsigned long long v = 0;
-	char line[256];
-	FILE *f = fopen(path, "re");
-
-	if (!f)
-		return 0;
-	while (fgets(line, sizeof(line), f))
-		if (!strncmp(line, key, klen)) {
-			v = strtoull(line + klen, NULL, 10);
-			break;
-		}
-	fclose(f);
-	return v;
 }
 
 /* ------------------------------------------------------------------------
@@ -116,7 +98,7 @@ void tdps_ids_add(struct tdps_ids *l, uint32_t id)
 		uint32_t *v = realloc(l->v, cap * sizeof(*v));
 
 		if (!v)
-			tdps_nomem();
+			td_nomem();
 		l->v = v;
 		l->cap = cap;
 	}
@@ -252,7 +234,7 @@ static void one_comm(char *s, void *arg)
 	char **v = realloc(o->comms, (o->ncomms + 1) * sizeof(*v));
 
 	if (!v)
-		tdps_nomem();
+		td_nomem();
 	o->comms = v;
 	v[o->ncomms++] = s;
 }
@@ -264,7 +246,7 @@ static void group_or_session(struct tdps_opts *o, char *list)
 	bool numeric = true;
 
 	if (!copy)
-		tdps_nomem();
+		td_nomem();
 	for (p = strtok(copy, ", \t"); p; p = strtok(NULL, ", \t"))
 		numeric = numeric && all_digits(p);
 	free(copy);
@@ -290,25 +272,25 @@ static void keep_text(struct tdps_opts *o, char kind, const char *arg)
 	char *p = realloc(o->text, o->text_len + n + 2);
 
 	if (!p)
-		tdps_nomem();
+		td_nomem();
 	p[o->text_len] = kind;
 	memcpy(p + o->text_len + 1, arg, n + 1);
 	o->text = p;
 	o->text_len += n + 2;
 }
 
-static void add_column(struct tdps_opts *o, const struct tdps_spec *sp, const char *header,
+static void add_column(struct tdps_opts *o, const struct psf_spec *sp, const char *header,
 		       size_t width)
 {
 	struct tdps_column *c = realloc(o->col, (o->ncols + 1) * sizeof(*c));
 
 	if (!c)
-		tdps_nomem();
+		td_nomem();
 	o->col = c;
 	c[o->ncols++] = (struct tdps_column){ .sp = sp, .header = header, .width = width };
 }
 
-static size_t default_width(const struct tdps_opts *o, const struct tdps_spec *sp)
+static size_t default_width(const struct tdps_opts *o, const struct psf_spec *sp)
 {
 	return sp->pid && o->pid_width > sp->width ? o->pid_width : sp->width;
 }
@@ -318,7 +300,7 @@ static void one_spec(char *s, void *arg)
 {
 	struct tdps_opts *o = arg;
 	char *hdr = strchr(s, '='), *colon, *end;
-	const struct tdps_spec *sp;
+	const struct psf_spec *sp;
 	size_t width = 0;
 	unsigned long w;
 
@@ -334,7 +316,7 @@ static void one_spec(char *s, void *arg)
 			tdps_usage_error("column widths must be unsigned decimal numbers");
 		width = w;
 	}
-	sp = tdps_spec_find(s);
+	sp = psf_spec_find(s);
 	if (!sp)
 		tdps_usage_error("unknown user-defined format specifier \"%s\"", s);
 	if (!width) {
@@ -383,9 +365,9 @@ static void one_sortkey(char *s, void *arg)
 		dir = *s++ == '-' ? -1 : 1;
 	k = realloc(o->sort, (o->nsort + 1) * sizeof(*k));
 	if (!k)
-		tdps_nomem();
+		td_nomem();
 	o->sort = k;
-	k[o->nsort].sp = tdps_spec_find(s);
+	k[o->nsort].sp = psf_spec_find(s);
 	k[o->nsort].dir = dir;
 	if (!k[o->nsort].sp)
 		tdps_usage_error("unknown sort specifier");
@@ -395,7 +377,7 @@ static void one_sortkey(char *s, void *arg)
 /* Where ps puts a column it adds to a preset: after the first of @after. */
 static void insert_after(struct tdps_opts *o, const char *const *after, const char *name)
 {
-	const struct tdps_spec *sp = tdps_spec_find(name);
+	const struct psf_spec *sp = psf_spec_find(name);
 	size_t i, w = default_width(o, sp);
 
 	for (; *after; after++)
@@ -504,7 +486,7 @@ static void bsd_format(struct tdps_opts *o, const char *list)
 		insert_after(o, nlwp_after, "nlwp");
 	}
 	if (fm & TDPS_FM_M) {
-		const struct tdps_spec *sp = tdps_spec_find("label");
+		const struct psf_spec *sp = psf_spec_find("label");
 
 		add_column(o, sp, sp->header, sp->width);
 		memmove(&o->col[1], &o->col[0], (o->ncols - 1) * sizeof(*o->col));
@@ -527,7 +509,7 @@ static void build_columns(struct tdps_opts *o)
 			char *copy = strdup(s);
 
 			if (!copy)
-				tdps_nomem();
+				td_nomem();
 			if (strspn(s, ", \t") == n || strstr(s, ",,") || s[n - 1] == ',')
 				tdps_usage_error("improper sort list");
 			split_list(copy, "improper sort list", one_sortkey, o);
@@ -720,7 +702,7 @@ static bool bsd_letter(struct tdps_opts *o, struct argv_walk *w, char c, char *r
 		o->wide++;
 		break;
 	case 'L':
-		tdps_spec_list(stdout);
+		psf_spec_list(stdout);
 		exit(0);
 	case 'V':
 		version();
@@ -1021,7 +1003,7 @@ static void parse_long(struct tdps_opts *o, struct argv_walk *w, char *s)
 /* ps makes pid columns as wide as the largest pid can be. */
 static size_t pid_digits(void)
 {
-	uint64_t max = tdps_file_value("/proc/sys/kernel/pid_max", "");
+	uint64_t max = psf_file_value("/proc/sys/kernel/pid_max", "");
 	size_t n = 1;
 
 	for (; max >= 10; max /= 10)

@@ -5,14 +5,16 @@
 The recordings come from make_stream.py, whose TASKS are the expected
 values: JSON is checked with Python's json module, CSV with its csv module,
 the table cell by cell and column by column, each against renderings of
-TASKS written here from the documented output rules (task_diag_all.1), not
-against an earlier output of the tool. What would be a bug: any value,
+TASKS written here from the documented output rules (task_diag_all.1; ps's
+rules for its format specifiers, the ones tdps.1 states and vm_tdps checks
+against procps ps), not against an earlier output of the tool. -p lists are
+checked on this host's /proc. What would be a bug: any value,
 key, quoting, escaping or alignment that differs; a broken or truncated
 recording that does not give exit status 1 and one clear line (JSON object
 with -j), or that crashes the tool (the sanitizer build runs these too).
 
 Usage: test_cli.py TASK_DIAG_ALL MAN_PAGE CHECK   (CHECK: json csv table
-errors fuzz usage)
+pids errors fuzz usage)
 """
 import csv
 import errno
@@ -53,9 +55,12 @@ def check(ok, what):
         print("FAIL", what)
 
 
-def run(*args, stdin=None):
+def run(*args, stdin=None, env=None):
+    e = dict(os.environ, LC_ALL="C")
+    e.pop("COLUMNS", None)
+    e.update(env or {})
     p = subprocess.run([TOOL] + list(args), input=stdin, stdout=subprocess.PIPE,
-                       stderr=subprocess.PIPE)
+                       stderr=subprocess.PIPE, env=e)
     return p.returncode, p.stdout, p.stderr.decode(errors="replace")
 
 
@@ -106,9 +111,15 @@ def text_of(q, v):
 
 
 def for_table(s):
-    """Control characters and U+FFFD (ill-formed UTF-8) become '?'."""
+    """Item text in the table: control characters and U+FFFD (ill-formed UTF-8) become '?'."""
     return "".join("?" if (ord(c) < 0x20 or 0x7f <= ord(c) < 0xa0 or c == "\ufffd") else c
                    for c in s)
+
+
+def ps_text_c(data):
+    """ps's text in the C locale: a newline is a blank, a byte above 0x7f '?', a control '.'."""
+    return "".join(" " if c == 0x0a else "?" if c >= 0x80 else "." if c < 0x20 or c == 0x7f
+                   else chr(c) for c in data)
 
 
 def expected_json(task, groups=GROUPS):
@@ -122,6 +133,8 @@ def expected_json(task, groups=GROUPS):
         for n, v in task[g].items():
             if n == "state":
                 v = chr(v)
+            elif g + "." + n in BITMAPS:
+                v = ranges(v)       # the range list, as the table and CSV show it
             elif isinstance(v, bytes):
                 v = v.decode(errors="replace")
             exp[g][n] = v
@@ -164,6 +177,19 @@ def check_json():
     check('"ctl\\u0001\\u007f\\u0085"' in raw and '"line\\u2028sep"' in raw and
           '"bad\\ufffd\\ufffd\\ufffd"' in raw,
           "json: cmdline escapes in %s" % raw)
+    # ps specifiers: numbers as numbers, "-" (nice of a real-time task) left
+    # out, the rest as the text the table shows.
+    rc, out, _ = run("--replay", path, "-j", "-o", "pid,ni,pri,rss,time,stat,tty,user=U")
+    got = [json.loads(x) for x in out.decode().splitlines()]
+    exp = []
+    for t in TASKS:
+        e = {"pid": t["tgid"], "ni": t["stat"]["nice"], "pri": 39 - t["stat"]["priority"],
+             "rss": t["statm"]["resident"] // 1024, "time": ps_time(t), "stat": ps_stat(t),
+             "tty": ps_tty(t["base"]["tty_nr"]), "U": user(t["cred"]["euid"])}
+        if t["stat"]["policy"] not in (0, 3):
+            del e["ni"]
+        exp.append(e)
+    check(rc == 0 and got == exp, "json -o ps: %s\n  expected %s" % (got, exp))
     # -q decodes and prints nothing.
     rc, out, err = run("--replay", path, "-q", "-s", "all")
     check(rc == 0 and out == b"" and err == "", "quiet: %d %r %r" % (rc, out, err))
@@ -190,8 +216,10 @@ def check_csv():
     rc, out, err = run("--replay", path, "--csv")
     check(rc == 0 and not err, "csv: exit %d, stderr %r" % (rc, err))
     text = out.decode("utf-8")
-    check(text.endswith("\r\n") and text.count("\n") == text.count("\r\n"),
-          "csv: records end with CRLF")
+    check(text.endswith("\n") and "\r\n" not in text, "csv: records end with LF")
+    rc, out2, _ = run("--replay", path, "--crlf")
+    check(rc == 0 and out2.decode("utf-8") == text.replace("\n", "\r\n"),
+          "--crlf: the same records ending with CRLF")
     rows = list(csv.reader(io.StringIO(text, newline="")))
     header, body = rows[0], rows[1:]
     # Every item of the library, in the order of its public enum, named
@@ -211,7 +239,7 @@ def check_csv():
             check(got[q] == exp, "csv: pid %d %s = %r, expected %r" % (task["pid"], q, got[q], exp))
     # Quoting: a field with a quote, comma, CR or LF is quoted, quotes doubled.
     rc, out, _ = run("--replay", path, "--csv", "-o", "comm,pid,args")
-    last = out.decode().split("\r\n")[3]
+    last = out.decode().split("\n")[3]
     args = TASKS[2]["cmdline"].rstrip(b"\0").replace(b"\0", b" ").decode(errors="replace")
     check(last == '"a""b,c\\d\te\x1b",42,"%s"' % args.replace('"', '""'),
           "csv: quoting of %r" % last)
@@ -254,9 +282,9 @@ def ps_stat(t):
     s += "<" if st["nice"] < 0 else ""
     s += "N" if st["nice"] > 0 else ""
     s += "L" if status.get("vm_lck") else ""
-    s += "s" if b["sid"] == t["tgid"] else ""
+    s += "s" if b["sid"] == t["pid"] else ""          # a session leader
     s += "l" if b["num_threads"] > 1 else ""
-    s += "+" if b["pgid"] == b["tpgid"] else ""
+    s += "+" if b["tpgid"] > 0 and b["pgid"] == b["tpgid"] else ""   # the foreground group
     return s
 
 
@@ -270,17 +298,18 @@ def ps_tty(nr):
 
 def expected_row(t):
     b, st, cr = t["base"], t["stat"], t["cred"]
-    # ps's args: NULs and newlines as blanks, trailing NULs dropped, else [comm].
-    args = t.get("cmdline", b"").rstrip(b"\0").replace(b"\0", b" ").replace(b"\n", b" ")
-    args = args.decode(errors="replace") or "[%s]" % b["comm"].decode()
+    # ps's args: trailing NULs dropped, the others blanks, else [comm]; in the C locale.
+    args = t.get("cmdline", b"").rstrip(b"\0").replace(b"\0", b" ")
+    args = ps_text_c(args) if args else "[%s]" % ps_text_c(b["comm"])
+    # rss: the resident pages of statm, as ps reads them (not stat's rss).
     return {"pid": str(t["tgid"]), "tid": str(t["pid"]), "ppid": str(b["ppid"]),
             "user": user(cr["euid"]), "uid": str(cr["euid"]), "ruser": user(cr["uid"]),
-            "group": group(cr["egid"]), "rss": str(st["rss"] // 1024),
+            "group": group(cr["egid"]), "rss": str(t["statm"]["resident"] // 1024),
             "vsz": str(st["vsize"] // 1024), "stat": ps_stat(t), "s": chr(b["state"]),
             "ni": str(st["nice"]) if st["policy"] in (0, 3) else "-",
             "pri": str(39 - st["priority"]), "nlwp": str(b["num_threads"]),
             "tty": ps_tty(b["tty_nr"]), "time": ps_time(t),
-            "comm": for_table(b["comm"].decode(errors="replace")), "args": for_table(args)}
+            "comm": ps_text_c(b["comm"]), "args": args}
 
 
 def check_table():
@@ -318,10 +347,68 @@ def check_table():
     for task, line in zip(TASKS, lines[1:]):
         exp = [str(task["pid"]), str(task["tgid"])] + [str(v) for v in task["statm"].values()]
         check(line.split() == exp, "table -s statm: %r, expected %s" % (line, exp))
+    # Without -o or -s: ps's columns (task_diag_all.1), the command column
+    # uncut when the output is no terminal, cut at COLUMNS when set.
+    rc, out, _ = run("--replay", path)
+    lines = out.decode().splitlines()
+    check(rc == 0 and lines[0].split() == ["PID", "PPID", "USER", "%CPU", "RSS", "STAT", "TIME",
+                                           "COMMAND"], "default table header %r" % lines[:1])
+    for task, line in zip(TASKS, lines[1:]):
+        exp = expected_row(task)
+        toks = line.split(None, 7)
+        check(toks[:3] == [exp["pid"], exp["ppid"], exp["user"]] and
+              re.fullmatch(r"\d+(\.\d)?", toks[3]) is not None and
+              toks[4:7] == [exp["rss"], exp["stat"], exp["time"]] and
+              line[lines[0].index("COMMAND"):] == exp["args"],
+              "default table: %r, expected %s" % (line, exp))
+    rc, out, _ = run("--replay", path, env={"COLUMNS": "50"})
+    cut = out.decode().splitlines()
+    check(len(cut) == len(lines) and all(len(c) <= 50 and l.startswith(c) and
+                                         (len(c) == 50 or c == l)
+                                         for c, l in zip(cut, lines)),
+          "COLUMNS=50: %s" % cut)
+    rc, out, _ = run("--replay", path, "-w", env={"COLUMNS": "50"})
+    check(out.decode().splitlines() == lines, "-w: not cut %r" % out)
+    # Widths and headers as ps takes them: NAME:WIDTH, NAME=HEADER.
+    rc, out, _ = run("--replay", path, "-o", "pid:9,comm=Name")
+    lines = out.decode().splitlines()
+    check(rc == 0 and lines[0] == "      PID Name" and
+          lines[1] == "        1 " + TASKS[0]["base"]["comm"].decode(),
+          "-o pid:9,comm=Name: %r" % lines[:2])
+    # In a UTF-8 locale ps keeps what is printable, and counts columns.
+    rc, out, _ = run("--replay", path, "-o", "args,pid", env={"LC_ALL": "C.UTF-8"})
+    lines = out.decode().splitlines()
+    check(rc == 0 and lines[3].startswith("/bin/we ird caf\u00e9 bad?") and
+          lines[3].endswith(" 42") and
+          all(len(x) == len(lines[0]) for x in lines[1:]),
+          "C.UTF-8 table: %r" % lines)
     # Absent values are "-" (pid 2: no io).
     rc, out, _ = run("--replay", path, "-o", "pid,io.rchar,rchar")
     check(out.decode().splitlines()[2].split() == ["2", "-", "-"],
           "table: absent values %r" % out.decode())
+
+
+def check_pid_list():
+    """-p as ps takes it, on this host's /proc (the procfs backend)."""
+    me, parent = os.getpid(), os.getppid()
+    for argv in (["-p", "%d,1" % me, "-p", "%d 1" % parent], ["-p", "1", "-p", str(parent),
+                                                           "-p", str(me)]):
+        rc, out, err = run("-b", "procfs", "-o", "pid,ppid", *argv)
+        rows = [line.split() for line in out.decode().splitlines()[1:]]
+        exp = sorted({1, me, parent})
+        check(rc == 0 and [int(r[0]) for r in rows] == exp and not err,
+              "%s: %r, expected pids %s" % (argv, out, exp))
+        check(all(int(r[1]) == int(open("/proc/%s/stat" % r[0]).read().rsplit(")", 1)[1]
+                                   .split()[1]) for r in rows), "%s: ppid %r" % (argv, rows))
+    gone = 1
+    while os.path.exists("/proc/%d" % gone) or gone == 1:
+        gone = random.randrange(2 ** 22 - 10000, 2 ** 22)
+    rc, out, err = run("-b", "procfs", "-o", "pid", "-p", "1,%d" % gone)
+    check(rc == 5 and out.decode().split() == ["PID", "1"] and str(gone) in err and
+          len(err.splitlines()) == 1, "-p 1,<gone>: %d %r %r" % (rc, out, err))
+    for bad in ("1,,2", "1,x", ""):
+        rc, out, err = run("-p", bad)
+        check(rc == 2 and "not a pid" in err and not out, "-p %r: %d %r" % (bad, rc, err))
 
 
 def check_errors():
@@ -462,6 +549,7 @@ def main():
     with tempfile.TemporaryDirectory() as WORK:
         make_stream.main(["make_stream.py", WORK])
         {"json": check_json, "csv": check_csv, "table": check_table, "errors": check_errors,
+         "pids": check_pid_list,
          "fuzz": check_fuzz, "usage": check_usage}[what]()
     print("%s: %d failures" % (what, len(failures)))
     return 1 if failures else 0

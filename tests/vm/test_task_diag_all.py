@@ -154,18 +154,23 @@ def check_json_io(fixtures):
 
 
 PS_FIELDS = ["pid", "ppid", "pgid", "sid", "uid", "user", "gid", "group", "stat", "s", "ni",
-             "pri", "nlwp", "tty", "rss", "vsz", "comm", "args"]
+             "pri", "nlwp", "tty", "rss", "vsz", "%mem", "cls", "rtprio", "f", "comm", "args"]
 
 
 def check_ps_fields(fixtures):
     pids = [p.pid for p in fixtures]
     ps = subprocess.run(["ps", "-o", ",".join(f + "=" for f in PS_FIELDS), "-p",
                          ",".join(map(str, pids))], stdout=subprocess.PIPE).stdout.decode()
-    rc, out, err = run("-o", ",".join(PS_FIELDS))
+    # -p takes ps's list (commas and blanks, repeated): exactly these tasks.
+    half = len(pids) // 2
+    rc, out, err = run("-o", ",".join(PS_FIELDS), "-p", ",".join(map(str, pids[:half])),
+                       "-p", " ".join(map(str, pids[half:])))
     ours = {}
     for line in out.splitlines()[1:]:
         toks = line.split(None, len(PS_FIELDS) - 1)
         ours[int(toks[0])] = toks
+    check("-p LIST shows exactly those tasks", sorted(ours) == sorted(pids),
+          "%s, asked for %s" % (sorted(ours), sorted(pids)))
     diffs = []
     for line in ps.splitlines():
         toks = line.split(None, len(PS_FIELDS) - 1)
@@ -176,6 +181,30 @@ def check_ps_fields(fixtures):
         print("  ", d)
     check("-o ps fields equal procps ps for the fixtures", rc == 0 and not diffs and
           len(ps.splitlines()) == len(pids), "%d tasks, %d differ" % (len(pids), len(diffs)))
+    # The default table is ps's -o pid,ppid,user,%cpu,rss,stat,time,args;
+    # %cpu (the share of the time since it started) falls as a fixture
+    # sleeps: it lies between two ps runs around it.
+    default = ["pid", "ppid", "user", "%cpu", "rss", "stat", "time", "args"]
+
+    def ps_default():
+        out = subprocess.run(["ps", "-ww", "-o", ",".join(default), "-p",
+                              ",".join(map(str, pids))],
+                             stdout=subprocess.PIPE).stdout.decode()
+        return [line.split(None, len(default) - 1) for line in out.splitlines()]
+    before = ps_default()
+    rc, out, err = run("-w", "-p", ",".join(map(str, pids)))
+    after = ps_default()
+    mine = [line.split(None, len(default) - 1) for line in out.splitlines()]
+    ok = rc == 0 and len(mine) == len(before) == len(after) == len(pids) + 1
+    for m, b, a in zip(mine, before, after) if ok else ():
+        rest = [m[:3] + m[4:], b[:3] + b[4:], a[:3] + a[4:]]
+        if m[3] == "%CPU":
+            ok = ok and m == b
+        else:
+            ok = ok and rest[0] == rest[1] == rest[2] and \
+                min(float(b[3]), float(a[3])) <= float(m[3]) <= max(float(b[3]), float(a[3]))
+    check("the default table is ps's columns", ok,
+          "ps %s\n     task_diag_all %s\n     ps %s" % (before, mine, after))
 
 
 def check_verify(fixtures):

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * tdps: the format specifiers, one table row each, and their formatters.
+ * ps's format specifiers, one table row each, and their formatters: tdps
+ * and task_diag_all -o both show them.
  *
  * Every rule here (headers, widths, alignment, how text is escaped and
  * cut, time formats) was learnt by running procps's ps and comparing its
@@ -10,6 +11,7 @@
 #include <errno.h>
 #include <grp.h>
 #include <inttypes.h>
+#include <langinfo.h>
 #include <pwd.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -21,79 +23,59 @@
 #include <wchar.h>
 #include <wctype.h>
 
-#include "tdps.h"
+#include "psfields.h"
 
 /* ------------------------------------------------------------------------
- * Buffers
+ * The facts the formatters need
  */
 
-void tdps_nomem(void)
+static uint64_t uptime_cs(void)
 {
-	fputs("tdps: out of memory\n", stderr);
-	exit(1);
-}
+	double up = 0;
+	FILE *f = fopen("/proc/uptime", "re");
 
-static void tdps_reserve(struct tdps_buf *b, size_t more)
-{
-	size_t need = b->len + more + 1;
-	char *p;
-
-	if (need <= b->cap)
-		return;
-	if (need < 2 * b->cap)
-		need = 2 * b->cap;
-	if (need < 128)
-		need = 128;
-	p = realloc(b->p, need);
-	if (!p)
-		tdps_nomem();
-	b->p = p;
-	b->cap = need;
-}
-
-void tdps_clear(struct tdps_buf *b)
-{
-	tdps_reserve(b, 0);
-	b->len = 0;
-	b->p[0] = '\0';
-}
-
-void tdps_add(struct tdps_buf *b, const void *s, size_t n)
-{
-	tdps_reserve(b, n);
-	memcpy(b->p + b->len, s, n);
-	b->len += n;
-	b->p[b->len] = '\0';
-}
-
-void tdps_addc(struct tdps_buf *b, char c)
-{
-	tdps_add(b, &c, 1);
-}
-
-void tdps_addf(struct tdps_buf *b, const char *fmt, ...)
-{
-	va_list ap;
-	size_t room;
-	int n;
-
-	tdps_reserve(b, 32);
-	room = b->cap - b->len;
-	va_start(ap, fmt);
-	n = vsnprintf(b->p + b->len, room, fmt, ap);
-	va_end(ap);
-	if (n < 0) {
-		b->p[b->len] = '\0';
-		return;
+	if (f) {
+		if (fscanf(f, "%lf", &up) != 1)
+			up = 0;
+		fclose(f);
 	}
-	if ((size_t)n >= room) {
-		/* seldom: the buffer was too small; once more with room */
-		tdps_reserve(b, (size_t)n);
-		va_start(ap, fmt);
-		vsnprintf(b->p + b->len, (size_t)n + 1, fmt, ap);
-		va_end(ap);
-	}
-	b->len += (size_t)n;
+	return (uint64_t)(up * 100 + 0.5);
+}
+
+void psf_ctx_read(struct psf_ctx *cx, bool threads, bool bsd_c)
+{
+	const char *cs = nl_langinfo(CODESET);
+	long v;
+
+	cx->threads = threads;
+	cx->bsd_c = bsd_c;
+	cx->utf8 = cs && !strcmp(cs, "UTF-8");
+	v = sysconf(_SC_CLK_TCK);
+	cx->hz = v > 0 ? (uint64_t)v : 100;
+	v = sysconf(_SC_PAGESIZE);
+	cx->page_size = v > 0 ? (uint64_t)v : 4096;
+	cx->mem_total_kib = psf_file_value("/proc/meminfo", "MemTotal:");
+	cx->boot_time = (time_t)psf_file_value("/proc/stat", "btime ");
+	cx->uptime_cs = uptime_cs();
+	cx->now = time(NULL);
+}
+
+uint64_t psf_file_value(const char *path, const char *key)
+{
+	size_t klen = strlen(key);
+	unsigned long long v = 0;
+	char line[256];
+	FILE *f = fopen(path, "re");
+
+	if (!f)
+		return 0;
+	while (fgets(line, sizeof(line), f))
+		if (!strncmp(line, key, klen)) {
+			v = strtoull(line + klen, NULL, 10);
+			break;
+		}
+	fclose(f);
+	return v;
 }
 
 /* ------------------------------------------------------------------------
@@ -112,16 +94,16 @@ static bool ascii_control(unsigned char c)
 	return c < 0x20 || c == 0x7f;
 }
 
-static void esc_byte(struct tdps_buf *b, unsigned char c, bool plain)
+static void esc_byte(struct tdbuf *b, unsigned char c, bool plain)
 {
 	if (c == '\n')
-		tdps_addc(b, ' ');
+		tdbuf_addc(b, ' ');
 	else if (c >= 0x80)
-		tdps_addc(b, '?');
+		tdbuf_addc(b, '?');
 	else if (ascii_control(c))
-		tdps_addc(b, plain ? '.' : '?');
+		tdbuf_addc(b, plain ? '.' : '?');
 	else
-		tdps_addc(b, (char)c);
+		tdbuf_addc(b, (char)c);
 }
 
 /* The length a UTF-8 sequence that starts with @c has, 0 if none does. */
@@ -137,7 +119,7 @@ static size_t utf8_lead_len(unsigned char c)
 }
 
 /* One character at @s (@n bytes left) in UTF-8 mode; returns bytes used. */
-static size_t esc_utf8_char(struct tdps_buf *b, const unsigned char *s, size_t n, bool *plain)
+static size_t esc_utf8_char(struct tdbuf *b, const unsigned char *s, size_t n, bool *plain)
 {
 	size_t len = utf8_lead_len(s[0]), r, k;
 	mbstate_t st;
@@ -158,22 +140,30 @@ static size_t esc_utf8_char(struct tdps_buf *b, const unsigned char *s, size_t n
 		for (k = 1; k < len && s[k] >= 0x80; k++)
 			;
 		for (r = 0; r < k; r++)
-			tdps_addc(b, '?');
+			tdbuf_addc(b, '?');
 		return k;
 	}
 	if (iswprint((wint_t)wc))
-		tdps_add(b, s, r);
+		tdbuf_add(b, s, r);
 	else
-		tdps_addc(b, '?');
+		tdbuf_addc(b, '?');
 	return r;
 }
 
-static void tdps_escape(struct tdps_buf *b, const char *text, size_t n, bool utf8)
+/* In raw mode (JSON, CSV), the text as it is: their writers escape it. */
+static void psf_escape(struct tdbuf *b, const char *text, size_t n, const struct psf_ctx *cx)
 {
 	const unsigned char *s = (const unsigned char *)text;
-	bool plain = !utf8;
+	bool plain = !cx->utf8;
 	size_t i = 0;
 
+	if (cx->raw) {
+		tdbuf_add(b, text, n);
+		return;
+	}
+	while (i < n && s[i] >= 0x20 && s[i] < 0x7f)
+		i++;
+	tdbuf_add(b, text, i);
 	while (i < n) {
 		if (plain) {
 			esc_byte(b, s[i++], true);
@@ -203,10 +193,15 @@ static size_t char_cols(const char *s, size_t n, bool utf8, size_t *len)
 	return w < 0 ? 1 : (size_t)w;
 }
 
-size_t tdps_text_width(const char *s, size_t n, bool utf8)
+size_t psf_text_width(const char *s, size_t n, bool utf8)
 {
-	size_t i = 0, cols = 0, len;
+	size_t i = 0, cols, len;
 
+	if (!utf8)
+		return n;
+	while (i < n && (unsigned char)s[i] < 0x80)
+		i++;
+	cols = i;
 	while (i < n) {
 		cols += char_cols(s + i, n - i, utf8, &len);
 		i += len;
@@ -215,7 +210,7 @@ size_t tdps_text_width(const char *s, size_t n, bool utf8)
 }
 
 /* How many bytes of @s fit in @cols columns. */
-size_t tdps_text_cut(const char *s, size_t n, size_t cols, bool utf8)
+size_t psf_text_cut(const char *s, size_t n, size_t cols, bool utf8)
 {
 	size_t i = 0, used = 0, len, w;
 
@@ -234,13 +229,27 @@ size_t tdps_text_cut(const char *s, size_t n, size_t cols, bool utf8)
  * Reading items
  */
 
+/* Is @item signed? The item table's answer, looked up once per item. */
+static bool item_signed(int item)
+{
+	static signed char known[TASKDIAG_ITEM__COUNT];	/* 0 not yet, 1 signed, -1 not */
+	const struct taskdiag_item_info *info;
+
+	if (item < 0 || item >= TASKDIAG_ITEM__COUNT)
+		return false;
+	if (!known[item]) {
+		info = taskdiag_item_info(item);
+		known[item] = info && info->type == TASKDIAG_TYPE_S64 ? 1 : -1;
+	}
+	return known[item] > 0;
+}
+
 static int64_t num(const struct taskdiag_task *t, int item)
 {
-	const struct taskdiag_item_info *info = taskdiag_item_info(item);
 	uint64_t u = 0;
 	int64_t s = 0;
 
-	if (info && info->type == TASKDIAG_TYPE_S64) {
+	if (item_signed(item)) {
 		taskdiag_task_get_s64(t, item, &s);
 		return s;
 	}
@@ -248,12 +257,12 @@ static int64_t num(const struct taskdiag_task *t, int item)
 	return (int64_t)u;
 }
 
-static uint64_t ticks(const struct tdps_ctx *cx, int64_t ns)
+static uint64_t ticks(const struct psf_ctx *cx, int64_t ns)
 {
 	return ns > 0 ? (uint64_t)ns / (1000000000u / cx->hz) : 0;
 }
 
-static uint64_t cpu_ticks(const struct taskdiag_task *t, const struct tdps_ctx *cx)
+static uint64_t cpu_ticks(const struct taskdiag_task *t, const struct psf_ctx *cx)
 {
 	/* procfs truncates each of the two to ticks */
 	return ticks(cx, num(t, TASKDIAG_ITEM_STAT_UTIME)) +
@@ -261,14 +270,14 @@ static uint64_t cpu_ticks(const struct taskdiag_task *t, const struct tdps_ctx *
 }
 
 /* Hundredths of a second since the task started (/proc/uptime's unit). */
-static uint64_t elapsed_cs(const struct taskdiag_task *t, const struct tdps_ctx *cx)
+static uint64_t elapsed_cs(const struct taskdiag_task *t, const struct psf_ctx *cx)
 {
 	uint64_t start = ticks(cx, num(t, TASKDIAG_ITEM_BASE_START_TIME)) * 100 / cx->hz;
 
 	return cx->uptime_cs > start ? cx->uptime_cs - start : 0;
 }
 
-static uint64_t elapsed(const struct taskdiag_task *t, const struct tdps_ctx *cx)
+static uint64_t elapsed(const struct taskdiag_task *t, const struct psf_ctx *cx)
 {
 	return elapsed_cs(t, cx) / 100;
 }
@@ -277,29 +286,29 @@ static uint64_t elapsed(const struct taskdiag_task *t, const struct tdps_ctx *cx
  * Formatters
  */
 
-static void f_num(struct tdps_buf *b, const struct tdps_arg *a)
+static void f_num(struct tdbuf *b, const struct psf_arg *a)
 {
-	tdps_addf(b, "%" PRId64, num(a->t, a->item));
+	tdbuf_addi(b, num(a->t, a->item));
 }
 
-static void f_pid(struct tdps_buf *b, const struct tdps_arg *a)
+static void f_pid(struct tdbuf *b, const struct psf_arg *a)
 {
-	tdps_addf(b, "%d", (int)taskdiag_task_tgid(a->t));
+	tdbuf_addi(b, taskdiag_task_tgid(a->t));
 }
 
-static void f_tid(struct tdps_buf *b, const struct tdps_arg *a)
+static void f_tid(struct tdbuf *b, const struct psf_arg *a)
 {
-	tdps_addf(b, "%d", (int)taskdiag_task_pid(a->t));
+	tdbuf_addi(b, taskdiag_task_pid(a->t));
 }
 
-static void f_kib(struct tdps_buf *b, const struct tdps_arg *a)
+static void f_kib(struct tdbuf *b, const struct psf_arg *a)
 {
-	tdps_addf(b, "%" PRIu64, (uint64_t)num(a->t, a->item) / 1024);
+	tdbuf_addu(b, (uint64_t)num(a->t, a->item) / 1024);
 }
 
-static void f_pages(struct tdps_buf *b, const struct tdps_arg *a)
+static void f_pages(struct tdbuf *b, const struct psf_arg *a)
 {
-	tdps_addf(b, "%" PRIu64, (uint64_t)num(a->t, a->item) / a->cx->page_size);
+	tdbuf_addu(b, (uint64_t)num(a->t, a->item) / a->cx->page_size);
 }
 
 /* A small cache of user and group names: getpwuid() reads files. */
@@ -335,7 +344,7 @@ static const char *id_lookup(uint32_t id, bool group)
 
 		e = realloc(id_cache, cap * sizeof(*e));
 		if (!e)
-			tdps_nomem();
+			td_nomem();
 		id_cache = e;
 		id_cache_cap = cap;
 	}
@@ -344,11 +353,11 @@ static const char *id_lookup(uint32_t id, bool group)
 	e->group = group;
 	e->name = name ? strdup(name) : NULL;
 	if (name && !e->name)
-		tdps_nomem();
+		td_nomem();
 	return e->name;
 }
 
-void tdps_fmt_cleanup(void)
+void psf_cleanup(void)
 {
 	size_t i;
 
@@ -359,23 +368,23 @@ void tdps_fmt_cleanup(void)
 	id_cache_len = id_cache_cap = 0;
 }
 
-static void put_id_name(struct tdps_buf *b, const struct tdps_arg *a, bool group)
+static void put_id_name(struct tdbuf *b, const struct psf_arg *a, bool group)
 {
 	uint32_t id = (uint32_t)num(a->t, a->item);
 	const char *name = id_lookup(id, group);
 
 	if (name)
-		tdps_add(b, name, strlen(name));
+		tdbuf_add(b, name, strlen(name));
 	else
-		tdps_addf(b, "%" PRIu32, id);
+		tdbuf_addf(b, "%" PRIu32, id);
 }
 
-static void f_user(struct tdps_buf *b, const struct tdps_arg *a)
+static void f_user(struct tdbuf *b, const struct psf_arg *a)
 {
 	put_id_name(b, a, false);
 }
 
-static void f_group(struct tdps_buf *b, const struct tdps_arg *a)
+static void f_group(struct tdbuf *b, const struct psf_arg *a)
 {
 	put_id_name(b, a, true);
 }
@@ -387,29 +396,29 @@ static char state_of(const struct taskdiag_task *t)
 	return c > ' ' && c < 0x7f ? (char)c : '?';
 }
 
-static void f_state(struct tdps_buf *b, const struct tdps_arg *a)
+static void f_state(struct tdbuf *b, const struct psf_arg *a)
 {
-	tdps_addc(b, state_of(a->t));
+	tdbuf_addc(b, state_of(a->t));
 }
 
-static void f_stat(struct tdps_buf *b, const struct tdps_arg *a)
+static void f_stat(struct tdbuf *b, const struct psf_arg *a)
 {
 	int64_t nice = num(a->t, TASKDIAG_ITEM_STAT_NICE);
 	int64_t tpgid = num(a->t, TASKDIAG_ITEM_BASE_TPGID);
 
-	tdps_addc(b, state_of(a->t));
+	tdbuf_addc(b, state_of(a->t));
 	if (nice < 0)
-		tdps_addc(b, '<');
+		tdbuf_addc(b, '<');
 	else if (nice > 0)
-		tdps_addc(b, 'N');
+		tdbuf_addc(b, 'N');
 	if (num(a->t, TASKDIAG_ITEM_STATUS_VM_LCK) > 0)
-		tdps_addc(b, 'L');
+		tdbuf_addc(b, 'L');
 	if (num(a->t, TASKDIAG_ITEM_BASE_SID) == taskdiag_task_pid(a->t))
-		tdps_addc(b, 's');
+		tdbuf_addc(b, 's');
 	if (num(a->t, TASKDIAG_ITEM_BASE_NUM_THREADS) > 1)
-		tdps_addc(b, 'l');
+		tdbuf_addc(b, 'l');
 	if (tpgid > 0 && tpgid == num(a->t, TASKDIAG_ITEM_BASE_PGID))
-		tdps_addc(b, '+');
+		tdbuf_addc(b, '+');
 }
 
 /* Scheduling policies whose tasks have a nice value that matters. */
@@ -418,94 +427,99 @@ static bool policy_has_nice(int64_t policy)
 	return policy == 0 || policy == 3;	/* SCHED_OTHER, SCHED_BATCH */
 }
 
-static void f_nice(struct tdps_buf *b, const struct tdps_arg *a)
+static void f_nice(struct tdbuf *b, const struct psf_arg *a)
 {
 	if (policy_has_nice(num(a->t, TASKDIAG_ITEM_STAT_POLICY)))
-		tdps_addf(b, "%" PRId64, num(a->t, TASKDIAG_ITEM_STAT_NICE));
+		tdbuf_addf(b, "%" PRId64, num(a->t, TASKDIAG_ITEM_STAT_NICE));
 	else
-		tdps_addc(b, '-');
+		tdbuf_addc(b, '-');
 }
 
 /* pri (item 0): 39 minus the kernel's priority; opri, intpri (1): 60 plus it */
-static void f_pri(struct tdps_buf *b, const struct tdps_arg *a)
+static void f_pri(struct tdbuf *b, const struct psf_arg *a)
 {
 	int64_t prio = num(a->t, TASKDIAG_ITEM_STAT_PRIORITY);
 
-	tdps_addf(b, "%" PRId64, a->item ? 60 + prio : 39 - prio);
+	tdbuf_addf(b, "%" PRId64, a->item ? 60 + prio : 39 - prio);
 }
 
-static void f_rtprio(struct tdps_buf *b, const struct tdps_arg *a)
+static void f_rtprio(struct tdbuf *b, const struct psf_arg *a)
 {
 	if (num(a->t, TASKDIAG_ITEM_STAT_POLICY) == 0)
-		tdps_addc(b, '-');
+		tdbuf_addc(b, '-');
 	else
-		tdps_addf(b, "%" PRId64, num(a->t, TASKDIAG_ITEM_STAT_RT_PRIORITY));
+		tdbuf_addf(b, "%" PRId64, num(a->t, TASKDIAG_ITEM_STAT_RT_PRIORITY));
 }
 
-static void f_class(struct tdps_buf *b, const struct tdps_arg *a)
+static void f_class(struct tdbuf *b, const struct psf_arg *a)
 {
 	static const char *const names[] = { "TS", "FF", "RR", "B", "ISO", "IDL", "DLN" };
 	int64_t policy = num(a->t, TASKDIAG_ITEM_STAT_POLICY);
 	const char *s = policy >= 0 && policy < 7 ? names[policy] : "?";
 
-	tdps_add(b, s, strlen(s));
+	tdbuf_add(b, s, strlen(s));
 }
 
 /* The name of a terminal device, as ps shows it. */
-static void put_tty(struct tdps_buf *b, uint32_t nr)
+static void put_tty(struct tdbuf *b, uint32_t nr)
 {
 	unsigned int maj = (nr >> 8) & 0xfff, min = (nr & 0xff) | ((nr >> 12) & 0xfff00);
 
 	if (!nr)
-		tdps_addc(b, '?');
+		tdbuf_addc(b, '?');
 	else if (maj >= 136 && maj <= 143)
-		tdps_addf(b, "pts/%u", (maj - 136) * 256 + min);
+		tdbuf_addf(b, "pts/%u", (maj - 136) * 256 + min);
 	else if (maj == 4 && min < 64)
-		tdps_addf(b, "tty%u", min);
+		tdbuf_addf(b, "tty%u", min);
 	else if (maj == 4)
-		tdps_addf(b, "ttyS%u", min - 64);
+		tdbuf_addf(b, "ttyS%u", min - 64);
 	else if (maj == 5 && min == 0)
-		tdps_addf(b, "tty");
+		tdbuf_addf(b, "tty");
 	else if (maj == 5 && min == 1)
-		tdps_addf(b, "console");
+		tdbuf_addf(b, "console");
 	else
-		tdps_addc(b, '?');
+		tdbuf_addc(b, '?');
 }
 
-static void f_tty(struct tdps_buf *b, const struct tdps_arg *a)
+static void f_tty(struct tdbuf *b, const struct psf_arg *a)
 {
 	put_tty(b, (uint32_t)num(a->t, TASKDIAG_ITEM_BASE_TTY_NR));
 }
 
-static void put_hms(struct tdps_buf *b, uint64_t s, bool short_form)
+static void put_hms(struct tdbuf *b, uint64_t s, bool short_form)
 {
 	uint64_t d = s / 86400, h = s / 3600 % 24, m = s / 60 % 60;
 
 	s %= 60;
-	if (d)
-		tdps_addf(b, "%" PRIu64 "-%02" PRIu64 ":%02" PRIu64 ":%02" PRIu64, d, h, m, s);
-	else if (h || !short_form)
-		tdps_addf(b, "%02" PRIu64 ":%02" PRIu64 ":%02" PRIu64, h, m, s);
-	else
-		tdps_addf(b, "%02" PRIu64 ":%02" PRIu64, m, s);
+	if (d) {
+		tdbuf_addu(b, d);
+		tdbuf_addc(b, '-');
+	}
+	if (d || h || !short_form) {
+		tdbuf_add02(b, (unsigned int)h);
+		tdbuf_addc(b, ':');
+	}
+	tdbuf_add02(b, (unsigned int)m);
+	tdbuf_addc(b, ':');
+	tdbuf_add02(b, (unsigned int)s);
 }
 
-static void f_time(struct tdps_buf *b, const struct tdps_arg *a)
+static void f_time(struct tdbuf *b, const struct psf_arg *a)
 {
 	put_hms(b, cpu_ticks(a->t, a->cx) / a->cx->hz, false);
 }
 
-static void f_etime(struct tdps_buf *b, const struct tdps_arg *a)
+static void f_etime(struct tdbuf *b, const struct psf_arg *a)
 {
 	put_hms(b, elapsed(a->t, a->cx), true);
 }
 
-static void f_etimes(struct tdps_buf *b, const struct tdps_arg *a)
+static void f_etimes(struct tdbuf *b, const struct psf_arg *a)
 {
-	tdps_addf(b, "%" PRIu64, elapsed(a->t, a->cx));
+	tdbuf_addf(b, "%" PRIu64, elapsed(a->t, a->cx));
 }
 
-static time_t started(const struct tdps_arg *a)
+static time_t started(const struct psf_arg *a)
 {
 	return a->cx->boot_time +
 	       (time_t)(ticks(a->cx, num(a->t, TASKDIAG_ITEM_BASE_START_TIME)) / a->cx->hz);
@@ -514,24 +528,24 @@ static time_t started(const struct tdps_arg *a)
 /* strftime() into the buffer, "-" if it fails; the formats are this file's own */
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wformat-nonliteral"
-static void put_time(struct tdps_buf *b, time_t when, const char *fmt)
+static void put_time(struct tdbuf *b, time_t when, const char *fmt)
 {
 	char s[64];
 	struct tm tm;
 
 	if (!localtime_r(&when, &tm) || !strftime(s, sizeof(s), fmt, &tm))
 		snprintf(s, sizeof(s), "-");
-	tdps_add(b, s, strlen(s));
+	tdbuf_add(b, s, strlen(s));
 }
 #pragma GCC diagnostic pop
 
-static void f_lstart(struct tdps_buf *b, const struct tdps_arg *a)
+static void f_lstart(struct tdbuf *b, const struct psf_arg *a)
 {
 	put_time(b, started(a), "%a %b %e %H:%M:%S %Y");
 }
 
 /* start and bsdstart (item 0 and 1): the time of day within 24 hours, else the date */
-static void f_start(struct tdps_buf *b, const struct tdps_arg *a)
+static void f_start(struct tdbuf *b, const struct psf_arg *a)
 {
 	static const char *const fmts[][2] = {
 		{ "%H:%M:%S", "  %b %d" },
@@ -542,20 +556,59 @@ static void f_start(struct tdps_buf *b, const struct tdps_arg *a)
 	put_time(b, when, fmts[a->item][a->cx->now - when >= 86400]);
 }
 
-/* stime: the time of day if today, else the day if this year, else the year */
-static void f_stime(struct tdps_buf *b, const struct tdps_arg *a)
+/* The local time of @now, worked out once per run. */
+static const struct tm *today_of(time_t now)
 {
-	time_t when = started(a), now = a->cx->now;
-	struct tm then, today;
+	static struct tm today;
+	static time_t key = -1;
 
-	if (!localtime_r(&when, &then) || !localtime_r(&now, &today))
-		tdps_addc(b, '-');
-	else
-		put_time(b, when, then.tm_year != today.tm_year ? "%Y" :
-				  then.tm_yday != today.tm_yday ? "%b%d" : "%H:%M");
+	if (key != now && !localtime_r(&now, &today))
+		return NULL;
+	key = now;
+	return &today;
 }
 
-static uint64_t pcpu_tenths(const struct tdps_arg *a)
+/* The locale's abbreviated month names (strftime's %b), once. */
+static const char *month_abbr(int mon)
+{
+	static char names[12][32];
+	static bool done;
+	struct tm tm = { .tm_mday = 1, .tm_year = 100 };
+	int i;
+
+	if (!done) {
+		for (i = 0; i < 12; i++) {
+			tm.tm_mon = i;
+			if (!strftime(names[i], sizeof(names[i]), "%b", &tm))
+				names[i][0] = '\0';
+		}
+		done = true;
+	}
+	return mon >= 0 && mon < 12 ? names[mon] : "";
+}
+
+/* stime: the time of day if today, else the day if this year, else the year */
+static void f_stime(struct tdbuf *b, const struct psf_arg *a)
+{
+	time_t when = started(a);
+	const struct tm *today = today_of(a->cx->now);
+	struct tm then;
+
+	if (!today || !localtime_r(&when, &then)) {
+		tdbuf_addc(b, '-');
+	} else if (then.tm_year != today->tm_year) {
+		tdbuf_addi(b, (int64_t)then.tm_year + 1900);
+	} else if (then.tm_yday != today->tm_yday) {
+		tdbuf_puts(b, month_abbr(then.tm_mon));
+		tdbuf_add02(b, (unsigned int)then.tm_mday);
+	} else {
+		tdbuf_add02(b, (unsigned int)then.tm_hour);
+		tdbuf_addc(b, ':');
+		tdbuf_add02(b, (unsigned int)then.tm_min);
+	}
+}
+
+static uint64_t pcpu_tenths(const struct psf_arg *a)
 {
 	uint64_t cs = elapsed_cs(a->t, a->cx), used_cs = cpu_ticks(a->t, a->cx) * 100 / a->cx->hz;
 
@@ -563,67 +616,72 @@ static uint64_t pcpu_tenths(const struct tdps_arg *a)
 }
 
 /* Tenths of a percent, as "12.3", or "123" from 100 on. */
-static void put_tenths(struct tdps_buf *b, uint64_t tenths)
+static void put_tenths(struct tdbuf *b, uint64_t tenths)
 {
-	if (tenths >= 1000)
-		tdps_addf(b, "%" PRIu64, tenths / 10);
-	else
-		tdps_addf(b, "%" PRIu64 ".%" PRIu64, tenths / 10, tenths % 10);
+	tdbuf_addu(b, tenths / 10);
+	if (tenths < 1000) {
+		tdbuf_addc(b, '.');
+		tdbuf_addc(b, (char)('0' + tenths % 10));
+	}
 }
 
-static void f_pcpu(struct tdps_buf *b, const struct tdps_arg *a)
+static void f_pcpu(struct tdbuf *b, const struct psf_arg *a)
 {
 	put_tenths(b, pcpu_tenths(a));
 }
 
 /* c: %cpu in whole percent, padded by ps itself */
-static void f_c(struct tdps_buf *b, const struct tdps_arg *a)
+static void f_c(struct tdbuf *b, const struct psf_arg *a)
 {
-	tdps_addf(b, "%2" PRIu64, pcpu_tenths(a) / 10);
+	tdbuf_addu_w(b, pcpu_tenths(a) / 10, 2);
 }
 
 /* bsdtime: minutes and seconds of CPU time, padded by ps itself */
-static void f_bsdtime(struct tdps_buf *b, const struct tdps_arg *a)
+static void f_bsdtime(struct tdbuf *b, const struct psf_arg *a)
 {
 	uint64_t s = cpu_ticks(a->t, a->cx) / a->cx->hz;
 
-	tdps_addf(b, "%3" PRIu64 ":%02" PRIu64, s / 60, s % 60);
+	tdbuf_addu_w(b, s / 60, 3);
+	tdbuf_addc(b, ':');
+	tdbuf_add02(b, (unsigned int)(s % 60));
 }
 
-static void f_times(struct tdps_buf *b, const struct tdps_arg *a)
+static void f_times(struct tdbuf *b, const struct psf_arg *a)
 {
-	tdps_addf(b, "%" PRIu64, cpu_ticks(a->t, a->cx) / a->cx->hz);
+	tdbuf_addf(b, "%" PRIu64, cpu_ticks(a->t, a->cx) / a->cx->hz);
 }
 
-static void f_mask(struct tdps_buf *b, const struct tdps_arg *a)
+static void f_mask(struct tdbuf *b, const struct psf_arg *a)
 {
-	tdps_addf(b, "%016" PRIx64, (uint64_t)num(a->t, a->item));
+	tdbuf_addf(b, "%016" PRIx64, (uint64_t)num(a->t, a->item));
 }
 
 /* F: forked but did not exec (1), MCE (2), used super-user privileges (4) */
-static void f_flags(struct tdps_buf *b, const struct tdps_arg *a)
+static void f_flags(struct tdbuf *b, const struct psf_arg *a)
 {
-	tdps_addf(b, "%" PRIu64, ((uint64_t)num(a->t, TASKDIAG_ITEM_BASE_FLAGS) >> 6) & 7);
+	tdbuf_addf(b, "%" PRIu64, ((uint64_t)num(a->t, TASKDIAG_ITEM_BASE_FLAGS) >> 6) & 7);
 }
 
-static void f_pmem(struct tdps_buf *b, const struct tdps_arg *a)
+static void f_pmem(struct tdbuf *b, const struct psf_arg *a)
 {
 	uint64_t kib = (uint64_t)num(a->t, TASKDIAG_ITEM_STATM_RESIDENT) / 1024;
 	uint64_t tenths = a->cx->mem_total_kib ? kib * 1000 / a->cx->mem_total_kib : 0;
 
 	/* ps pads this one itself: it keeps its blank after a wide column */
-	tdps_addf(b, "%2" PRIu64 ".%" PRIu64, tenths / 10, tenths % 10);
+	tdbuf_addu_w(b, tenths / 10, 2);
+	tdbuf_addc(b, '.');
+	tdbuf_addc(b, (char)('0' + tenths % 10));
 }
 
-static void f_comm(struct tdps_buf *b, const struct tdps_arg *a)
+static void f_comm(struct tdbuf *b, const struct psf_arg *a)
 {
 	const char *comm = "";
 
 	taskdiag_task_get_string(a->t, TASKDIAG_ITEM_BASE_COMM, &comm);
-	tdps_escape(b, comm, strlen(comm), a->cx->utf8);
+	psf_escape(b, comm, strlen(comm), a->cx);
 }
 
-static void f_args(struct tdps_buf *b, const struct tdps_arg *a)
+static void f_args(struct tdbuf *b, const struct psf_arg *a)
 {
 	const void *data = NULL;
 	size_t n = 0, i;
@@ -637,34 +695,34 @@ static void f_args(struct tdps_buf *b, const struct tdps_arg *a)
 	while (n && !((const char *)data)[n - 1])
 		n--;
 	if (!n) {
-		tdps_addc(b, '[');
+		tdbuf_addc(b, '[');
 		f_comm(b, a);
-		tdps_addc(b, ']');
+		tdbuf_addc(b, ']');
 		if (state_of(a->t) == 'Z')
-			tdps_add(b, " <defunct>", 10);
+			tdbuf_add(b, " <defunct>", 10);
 		return;
 	}
 	s = malloc(n);
 	if (!s)
-		tdps_nomem();
+		td_nomem();
 	memcpy(s, data, n);
 	for (i = 0; i < n; i++)
 		if (!s[i])
 			s[i] = ' ';
-	tdps_escape(b, s, n, a->cx->utf8);
+	psf_escape(b, s, n, a->cx);
 	free(s);
 }
 
 /* ps's placeholder for what it does not know */
-static void f_dash(struct tdps_buf *b, const struct tdps_arg *a)
+static void f_dash(struct tdbuf *b, const struct psf_arg *a)
 {
 	(void)a;
-	tdps_addc(b, '-');
+	tdbuf_addc(b, '-');
 }
 
-static void f_hex16(struct tdps_buf *b, const struct tdps_arg *a)
+static void f_hex16(struct tdbuf *b, const struct psf_arg *a)
 {
-	tdps_addf(b, "%016" PRIx64, (uint64_t)num(a->t, a->item));
+	tdbuf_addf(b, "%016" PRIx64, (uint64_t)num(a->t, a->item));
 }
 
 static uint64_t text_size(const struct taskdiag_task *t)
@@ -676,16 +734,16 @@ static uint64_t text_size(const struct taskdiag_task *t)
 }
 
 /* trs, drs: the code, and the rest of the address space, in KiB */
-static void f_trs(struct tdps_buf *b, const struct tdps_arg *a)
+static void f_trs(struct tdbuf *b, const struct psf_arg *a)
 {
-	tdps_addf(b, "%" PRIu64, text_size(a->t) / 1024);
+	tdbuf_addf(b, "%" PRIu64, text_size(a->t) / 1024);
 }
 
-static void f_drs(struct tdps_buf *b, const struct tdps_arg *a)
+static void f_drs(struct tdbuf *b, const struct psf_arg *a)
 {
 	uint64_t vsize = (uint64_t)num(a->t, TASKDIAG_ITEM_STAT_VSIZE), text = text_size(a->t);
 
-	tdps_addf(b, "%" PRIu64, vsize > text ? (vsize - text) / 1024 : 0);
+	tdbuf_addf(b, "%" PRIu64, vsize > text ? (vsize - text) / 1024 : 0);
 }
 
 /*
@@ -694,7 +752,7 @@ static void f_drs(struct tdps_buf *b, const struct tdps_arg *a)
  */
 enum { P_WCHAN, P_CGROUP, P_EXE, P_LABEL, P_SESSION };
 
-static void proc_path(char *path, size_t n, const struct tdps_arg *a, const char *file)
+static void proc_path(char *path, size_t n, const struct psf_arg *a, const char *file)
 {
 	pid_t tgid = taskdiag_task_tgid(a->t), tid = taskdiag_task_pid(a->t);
 
@@ -721,7 +779,7 @@ static ssize_t read_small(const char *path, char *buf, size_t n)
 }
 
 /* cgroup: the lines whose path is not "/", joined by commas */
-static void put_cgroups(struct tdps_buf *b, char *text)
+static void put_cgroups(struct tdbuf *b, char *text)
 {
 	char *line, *save = NULL;
 	bool any = false;
@@ -732,16 +790,16 @@ static void put_cgroups(struct tdps_buf *b, char *text)
 		if (n >= 2 && !strcmp(line + n - 2, ":/"))
 			continue;
 		if (any)
-			tdps_addc(b, ',');
-		tdps_add(b, line, n);
+			tdbuf_addc(b, ',');
+		tdbuf_add(b, line, n);
 		any = true;
 	}
 	if (!any)
-		tdps_addc(b, '-');
+		tdbuf_addc(b, '-');
 }
 
 /* lsession: a systemd login session is a cgroup named session-ID.scope */
-static void put_session(struct tdps_buf *b, const char *text)
+static void put_session(struct tdbuf *b, const char *text)
 {
 	const char *p = strstr(text, "/session-"), *end;
 
@@ -749,14 +807,14 @@ static void put_session(struct tdps_buf *b, const char *text)
 		p += 9;
 		end = strstr(p, ".scope");
 		if (end && end > p && (end[6] == '\n' || end[6] == '/' || !end[6])) {
-			tdps_add(b, p, (size_t)(end - p));
+			tdbuf_add(b, p, (size_t)(end - p));
 			return;
 		}
 	}
-	tdps_addc(b, '-');
+	tdbuf_addc(b, '-');
 }
 
-static void f_proc_text(struct tdps_buf *b, const struct tdps_arg *a)
+static void f_proc_text(struct tdbuf *b, const struct psf_arg *a)
 {
 	static const char *const files[] = {
 		[P_WCHAN] = "wchan", [P_CGROUP] = "cgroup", [P_EXE] = "exe",
@@ -769,10 +827,10 @@ static void f_proc_text(struct tdps_buf *b, const struct tdps_arg *a)
 	if (a->item == P_EXE) {
 		n = readlink(path, buf, sizeof(buf) - 1);
 		if (n <= 0) {
-			tdps_addc(b, '-');
+			tdbuf_addc(b, '-');
 			return;
 		}
-		tdps_escape(b, buf, (size_t)n, a->cx->utf8);
+		psf_escape(b, buf, (size_t)n, a->cx);
 		return;
 	}
 	n = read_small(path, buf, sizeof(buf));
@@ -783,13 +841,13 @@ static void f_proc_text(struct tdps_buf *b, const struct tdps_arg *a)
 	else if (a->item == P_SESSION && n > 0)
 		put_session(b, buf);
 	else if (n <= 0 || (a->item == P_WCHAN && !strcmp(buf, "0")))
-		tdps_addc(b, '-');
+		tdbuf_addc(b, '-');
 	else
-		tdps_escape(b, buf, (size_t)n, a->cx->utf8);
+		psf_escape(b, buf, (size_t)n, a->cx);
 }
 
 /* luid: the login uid, "-" when none was set */
-static void f_luid(struct tdps_buf *b, const struct tdps_arg *a)
+static void f_luid(struct tdbuf *b, const struct psf_arg *a)
 {
 	char path[64], buf[32];
 	unsigned long long v;
@@ -797,13 +855,13 @@ static void f_luid(struct tdps_buf *b, const struct tdps_arg *a)
 	proc_path(path, sizeof(path), a, "loginuid");
 	if (read_small(path, buf, sizeof(buf)) <= 0 || sscanf(buf, "%llu", &v) != 1 ||
 	    v >= UINT32_MAX)
-		tdps_addc(b, '-');
+		tdbuf_addc(b, '-');
 	else
-		tdps_addf(b, "%llu", v);
+		tdbuf_addf(b, "%llu", v);
 }
 
 /* The namespace columns: the inode number of /proc/PID/ns/NAME */
-static void f_ns(struct tdps_buf *b, const struct tdps_arg *a)
+static void f_ns(struct tdbuf *b, const struct psf_arg *a)
 {
 	static const char *const names[] = { "cgroup", "ipc", "mnt", "net", "pid", "time",
 					     "user", "uts" };
@@ -813,9 +871,9 @@ static void f_ns(struct tdps_buf *b, const struct tdps_arg *a)
 	snprintf(file, sizeof(file), "ns/%s", names[a->item]);
 	proc_path(path, sizeof(path), a, file);
 	if (stat(path, &st))
-		tdps_addc(b, '-');
+		tdbuf_addc(b, '-');
 	else
-		tdps_addf(b, "%llu", (unsigned long long)st.st_ino);
+		tdbuf_addf(b, "%llu", (unsigned long long)st.st_ino);
 }
 
 /* ------------------------------------------------------------------------
@@ -830,18 +888,18 @@ static void f_ns(struct tdps_buf *b, const struct tdps_arg *a)
 #define G_CMD	TASKDIAG_GROUP_CMDLINE
 
 #define G_NONE	0
-#define TK	TDPS_F_TEXTKEY
+#define TK	PSF_F_TEXTKEY
 
-#define NUM(n, h, w, g, f, i) { n, h, w, true, TDPS_SPILL, false, 0, false, g, f, i, 0 }
-#define PID(n, h, g, f, i) { n, h, 5, true, TDPS_SPILL, false, 0, true, g, f, i, 0 }
-#define TXT(n, h, w, g, f, i) { n, h, w, false, TDPS_SPILL, false, 0, false, g, f, i, TK }
+#define NUM(n, h, w, g, f, i) { n, h, w, true, PSF_SPILL, false, 0, false, g, f, i, 0 }
+#define PID(n, h, g, f, i) { n, h, 5, true, PSF_SPILL, false, 0, true, g, f, i, 0 }
+#define TXT(n, h, w, g, f, i) { n, h, w, false, PSF_SPILL, false, 0, false, g, f, i, TK }
 /* text as wide as the screen allows when last, else cut at its width */
-#define WIDE(n, h, w, g, f, i) { n, h, w, false, TDPS_CUT, true, 1, false, g, f, i, TK }
-#define NAME(n, h, g, f, i) { n, h, 8, false, TDPS_PLUS, true, 8, false, g, f, i, TK }
-#define CMD(n, h, w, g, f) { n, h, w, false, TDPS_CUT, true, 3, false, g, f, 0, \
-			     TK | TDPS_F_TREE }
+#define WIDE(n, h, w, g, f, i) { n, h, w, false, PSF_CUT, true, 1, false, g, f, i, TK }
+#define NAME(n, h, g, f, i) { n, h, 8, false, PSF_PLUS, true, 8, false, g, f, i, TK }
+#define CMD(n, h, w, g, f) { n, h, w, false, PSF_CUT, true, 3, false, g, f, 0, \
+			     TK | PSF_F_TREE }
 
-static const struct tdps_spec specs[] = {
+static const struct psf_spec specs[] = {
 	PID("pid", "PID", 0, f_pid, 0),
 	PID("tgid", "TGID", 0, f_pid, 0),
 	PID("tid", "TID", 0, f_tid, 0),
@@ -973,7 +1031,7 @@ static const struct tdps_spec specs[] = {
 	CMD("command", "COMMAND", 27, G_BASE | G_CMD, f_args),
 };
 
-int64_t tdps_spec_key(const struct tdps_spec *sp, const struct tdps_arg *a)
+int64_t psf_spec_key(const struct psf_spec *sp, const struct psf_arg *a)
 {
 	const struct taskdiag_task *t = a->t;
 
@@ -1015,7 +1073,21 @@ int64_t tdps_spec_key(const struct tdps_spec *sp, const struct tdps_arg *a)
 	return num(t, sp->item);
 }
 
-const struct tdps_spec *tdps_spec_find(const char *name)
+bool psf_spec_is_number(const struct psf_spec *sp)
+{
+	static psf_fmt_fn *const numbers[] = {
+		f_num, f_pid, f_tid, f_kib, f_pages, f_nice, f_pri, f_rtprio, f_etimes, f_times,
+		f_pcpu, f_pmem, f_c, f_flags, f_trs, f_drs, f_luid, f_ns,
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(numbers) / sizeof(numbers[0]); i++)
+		if (sp->fmt == numbers[i])
+			return true;
+	return false;
+}
+
+const struct psf_spec *psf_spec_find(const char *name)
 {
 	size_t i;
 
@@ -1025,8 +1097,13 @@ const struct tdps_spec *tdps_spec_find(const char *name)
 	return NULL;
 }
 
+const struct psf_spec *psf_spec_at(size_t i)
+{
+	return i < sizeof(specs) / sizeof(specs[0]) ? &specs[i] : NULL;
+}
+
 /* The names, wrapped as a paragraph of the --help text. */
-void tdps_spec_list(FILE *f)
+void psf_spec_list(FILE *f)
 {
 	size_t i, col = 0, len;
 

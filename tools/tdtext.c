@@ -1,0 +1,278 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The tools' text buffer, and their one writer of JSON strings and CSV
+ * fields.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tdtext.h"
+
+const char *td_prog = "task_diag";
+
+void td_nomem(void)
+{
+	fprintf(stderr, "%s: out of memory\n", td_prog);
+	exit(1);
+}
+
+static void reserve(struct tdbuf *b, size_t more)
+{
+	size_t need = b->len + more + 1;
+	char *p;
+
+	if (need <= b->cap)
+		return;
+	if (need < 2 * b->cap)
+		need = 2 * b->cap;
+	if (need < 128)
+		need = 128;
+	p = realloc(b->p, need);
+	if (!p)
+		td_nomem();
+	b->p = p;
+	b->cap = need;
+}
+
+void tdbuf_clear(struct tdbuf *b)
+{
+	reserve(b, 0);
+	b->len = 0;
+	b->p[0] = '\0';
+}
+
+void tdbuf_add(struct tdbuf *b, const void *s, size_t n)
+{
+	reserve(b, n);
+	if (n)
+		memcpy(b->p + b->len, s, n);
+	b->len += n;
+	b->p[b->len] = '\0';
+}
+
+void tdbuf_addc(struct tdbuf *b, char c)
+{
+	reserve(b, 1);
+	b->p[b->len++] = c;
+	b->p[b->len] = '\0';
+}
+
+void tdbuf_puts(struct tdbuf *b, const char *s)
+{
+	tdbuf_add(b, s, strlen(s));
+}
+
+void tdbuf_addf(struct tdbuf *b, const char *fmt, ...)
+{
+	va_list ap;
+	size_t room;
+	int n;
+
+	reserve(b, 32);
+	room = b->cap - b->len;
+	va_start(ap, fmt);
+	n = vsnprintf(b->p + b->len, room, fmt, ap);
+	va_end(ap);
+	if (n < 0) {
+		b->p[b->len] = '\0';
+		return;
+	}
+	if ((size_t)n >= room) {
+		/* seldom: the buffer was too small; once more with room */
+		reserve(b, (size_t)n);
+		va_start(ap, fmt);
+		vsnprintf(b->p + b->len, (size_t)n + 1, fmt, ap);
+		va_end(ap);
+	}
+	b->len += (size_t)n;
+}
+
+void tdbuf_free(struct tdbuf *b)
+{
+	free(b->p);
+	b->p = NULL;
+	b->len = b->cap = 0;
+}
+
+void tdbuf_addu(struct tdbuf *b, uint64_t v)
+{
+	char d[20];
+	size_t n = 0;
+
+	do {
+		d[sizeof(d) - ++n] = (char)('0' + v % 10);
+		v /= 10;
+	} while (v);
+	tdbuf_add(b, d + sizeof(d) - n, n);
+}
+
+void tdbuf_addu_w(struct tdbuf *b, uint64_t v, size_t width)
+{
+	uint64_t x = v;
+	size_t digits = 1;
+
+	while (x >= 10) {
+		x /= 10;
+		digits++;
+	}
+	if (width > digits)
+		tdbuf_pad(b, ' ', width - digits);
+	tdbuf_addu(b, v);
+}
+
+void tdbuf_addi(struct tdbuf *b, int64_t v)
+{
+	if (v < 0) {
+		tdbuf_addc(b, '-');
+		tdbuf_addu(b, -(uint64_t)v);
+	} else {
+		tdbuf_addu(b, (uint64_t)v);
+	}
+}
+
+void tdbuf_add02(struct tdbuf *b, unsigned int v)
+{
+	if (v >= 100) {
+		tdbuf_addu(b, v);
+		return;
+	}
+	reserve(b, 2);
+	b->p[b->len++] = (char)('0' + v / 10);
+	b->p[b->len++] = (char)('0' + v % 10);
+	b->p[b->len] = '\0';
+}
+
+void tdbuf_pad(struct tdbuf *b, char c, size_t n)
+{
+	reserve(b, n);
+	memset(b->p + b->len, c, n);
+	b->len += n;
+	b->p[b->len] = '\0';
+}
+
+size_t td_utf8_next(const unsigned char *p, size_t n, bool *ok)
+{
+	unsigned char c = p[0], lo = 0x80, hi = 0xbf;
+	size_t need, i;
+
+	*ok = false;
+	if (c < 0x80) {
+		*ok = true;
+		return 1;
+	}
+	if (c >= 0xc2 && c <= 0xdf) {
+		need = 1;
+	} else if (c >= 0xe0 && c <= 0xef) {
+		need = 2;
+		if (c == 0xe0)
+			lo = 0xa0;
+		else if (c == 0xed)
+			hi = 0x9f;	/* no surrogates */
+	} else if (c >= 0xf0 && c <= 0xf4) {
+		need = 3;
+		if (c == 0xf0)
+			lo = 0x90;
+		else if (c == 0xf4)
+			hi = 0x8f;	/* nothing above U+10FFFF */
+	} else {
+		return 1;
+	}
+	for (i = 1; i <= need; i++) {
+		if (i >= n || p[i] < lo || p[i] > hi)
+			return i;
+		lo = 0x80;
+		hi = 0xbf;
+	}
+	*ok = true;
+	return need + 1;
+}
+
+/* The short escapes of JSON, 0 for characters without one. */
+static char json_short(unsigned char c)
+{
+	switch (c) {
+	case '"':
+		return '"';
+	case '\\':
+		return '\\';
+	case '\b':
+		return 'b';
+	case '\f':
+		return 'f';
+	case '\n':
+		return 'n';
+	case '\r':
+		return 'r';
+	case '\t':
+		return 't';
+	default:
+		return 0;
+	}
+}
+
+/*
+ * C1 controls and U+2028/U+2029 are escaped too, so that no reader that
+ * splits lines at Unicode line breaks cuts an object in two.
+ */
+void td_json_str(struct tdbuf *b, const char *s, size_t n)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	size_t i = 0;
+
+	tdbuf_addc(b, '"');
+	while (i < n) {
+		bool ok;
+		size_t len = td_utf8_next(p + i, n - i, &ok);
+
+		if (!ok) {
+			tdbuf_puts(b, "\\ufffd");
+		} else if (len == 1 && (p[i] < 0x20 || p[i] == 0x7f || p[i] == '"' ||
+					p[i] == '\\')) {
+			char e = json_short(p[i]);
+
+			if (e) {
+				tdbuf_addc(b, '\\');
+				tdbuf_addc(b, e);
+			} else {
+				tdbuf_addf(b, "\\u%04x", p[i]);
+			}
+		} else if (len == 2 && p[i] == 0xc2 && p[i + 1] < 0xa0) {
+			tdbuf_addf(b, "\\u%04x", p[i + 1]);
+		} else if (len == 3 && p[i] == 0xe2 && p[i + 1] == 0x80 &&
+			   (p[i + 2] == 0xa8 || p[i + 2] == 0xa9)) {
+			tdbuf_addf(b, "\\u%04x", 0x2000 + (p[i + 2] - 0x80));
+		} else {
+			tdbuf_add(b, p + i, len);
+		}
+		i += len;
+	}
+	tdbuf_addc(b, '"');
+}
+
+/* Quoted if it holds a comma, a quote, CR or LF; quotes doubled. */
+void td_csv_field(struct tdbuf *b, const char *s, size_t n)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	bool quote = memchr(s, ',', n) || memchr(s, '"', n) || memchr(s, '\r', n) ||
+		     memchr(s, '\n', n);
+	size_t i = 0;
+
+	if (quote)
+		tdbuf_addc(b, '"');
+	while (i < n) {
+		bool ok;
+		size_t len = td_utf8_next(p + i, n - i, &ok);
+
+		if (!ok)
+			tdbuf_puts(b, "\xef\xbf\xbd");
+		else if (p[i] == '"')
+			tdbuf_add(b, "\"\"", 2);
+		else
+			tdbuf_add(b, p + i, len);
+		i += len;
+	}
+	if (quote)
+		tdbuf_addc(b, '"');
+}
