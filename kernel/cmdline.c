@@ -40,12 +40,14 @@ static int td_cmdline_read(struct task_struct *task, unsigned long addr,
 
 /*
  * Fill @buf as get_mm_cmdline() fills a read of @size bytes at offset 0 and
- * return the number of bytes it holds. The argument range is [@arg_start,
+ * return the number of bytes it holds; set *@whole to the length of an
+ * intact argv longer than @size. The argument range is [@arg_start,
  * @arg_end); @size is at most a page and at most the length a setproctitle()
  * title may have (to the end of an environment that follows argv).
  */
 static size_t td_cmdline_copy(struct task_struct *task, char *buf, size_t size,
-			      unsigned long arg_start, unsigned long arg_end)
+			      unsigned long arg_start, unsigned long arg_end,
+			      size_t *whole)
 {
 	size_t argv_len = arg_end - arg_start;
 	bool last_read = false;
@@ -70,6 +72,7 @@ static size_t td_cmdline_copy(struct task_struct *task, char *buf, size_t size,
 		/* argv is intact: send [arg_start, arg_end) only. */
 		if (argv_len <= size)
 			return got;
+		*whole = argv_len;
 		return td_cmdline_read(task, arg_start, buf, size);
 	}
 
@@ -95,8 +98,9 @@ static size_t td_cmdline_copy(struct task_struct *task, char *buf, size_t size,
  * The attribute holds the bytes a read of /proc/PID/cmdline returns,
  * including the setproctitle() rule (a title that overwrote the final NUL
  * of argv is followed into the environment up to its first NUL), cut at
- * TD_CMDLINE_MAX bytes. A task with an mm whose cmdline reads as empty gets
- * an empty attribute. Like /proc/PID/cmdline, it needs no permission.
+ * TD_CMDLINE_MAX bytes; an argv cut there is followed by
+ * TASK_DIAG_A_TASK_CMDLINE_LEN, its whole length. A task with an mm whose
+ * cmdline reads as empty gets an empty attribute. Like /proc/PID/cmdline, it needs no permission.
  *
  * Context: process context, no locks held; sleeps to read the task's
  * memory.
@@ -109,7 +113,7 @@ static int td_cmdline_fill(struct sk_buff *skb, struct td_task_ctx *ctx)
 	unsigned long arg_start, arg_end, env_start, env_end, len;
 	struct task_struct *task = ctx->task;
 	struct mm_struct *mm = td_task_mm(ctx);
-	size_t size, n = 0;
+	size_t size, n = 0, whole = 0;
 	char *buf = NULL;
 	bool same_mm;
 	int err;
@@ -142,7 +146,7 @@ static int td_cmdline_fill(struct sk_buff *skb, struct td_task_ctx *ctx)
 	buf = kmalloc(size, GFP_KERNEL);
 	if (!buf)
 		return -ENOMEM;
-	n = td_cmdline_copy(task, buf, size, arg_start, arg_end);
+	n = td_cmdline_copy(task, buf, size, arg_start, arg_end, &whole);
 
 	task_lock(task);
 	same_mm = task->mm == mm;
@@ -154,13 +158,13 @@ static int td_cmdline_fill(struct sk_buff *skb, struct td_task_ctx *ctx)
 
 put:
 	err = nla_put(skb, TASK_DIAG_A_TASK_CMDLINE, n, buf) ? -EMSGSIZE : 0;
+	if (!err && whole)
+		err = td_put_u32(skb, TASK_DIAG_A_TASK_CMDLINE_LEN, min_t(size_t, whole, U32_MAX));
 	kfree(buf);
 	return err;
 }
 
 const struct td_group td_cmdline_group = {
 	.show = TASK_DIAG_SHOW_CMDLINE,
-	.attr = TASK_DIAG_A_TASK_CMDLINE,
-	.flat = true,
 	.fill = td_cmdline_fill,
 };

@@ -10,9 +10,13 @@
 #include "compat.h"
 #include "task_diag.h"
 
+static_assert(sizeof(struct task_diag_io) == TASK_DIAG_IO_SIZE_VER0);
+static_assert(offsetof(struct task_diag_io, rchar) == 8);
+static_assert(offsetof(struct task_diag_io, cancelled_write_bytes) == 56);
+
 /**
- * td_io_fill() - write the io group of one task
- * @skb: the message, with the io nest open
+ * td_io_fill() - write the io struct of one task
+ * @skb: the message
  * @ctx: the task
  *
  * As do_io_accounting(): the task's own counters, plus, for a whole
@@ -24,10 +28,14 @@ static int td_io_fill(struct sk_buff *skb, struct td_task_ctx *ctx)
 {
 	struct task_struct *task = ctx->task;
 	struct task_io_accounting acct;
+	struct task_diag_io *io;
 	unsigned long flags;
 
 	if (!td_may_read_io(ctx))
 		return -ENOENT;
+	io = td_reserve(skb, TASK_DIAG_A_TASK_IO, struct task_diag_io);
+	if (!io)
+		return -EMSGSIZE;
 
 	acct = task->ioac;
 	if (ctx->whole && td_lock_sighand(task, &flags)) {
@@ -39,22 +47,18 @@ static int td_io_fill(struct sk_buff *skb, struct td_task_ctx *ctx)
 		td_unlock_sighand(task, &flags);
 	}
 
-	if (td_put_u64(skb, TASK_DIAG_A_IO_RCHAR, acct.rchar, TASK_DIAG_A_IO_PAD) ||
-	    td_put_u64(skb, TASK_DIAG_A_IO_WCHAR, acct.wchar, TASK_DIAG_A_IO_PAD) ||
-	    td_put_u64(skb, TASK_DIAG_A_IO_SYSCR, acct.syscr, TASK_DIAG_A_IO_PAD) ||
-	    td_put_u64(skb, TASK_DIAG_A_IO_SYSCW, acct.syscw, TASK_DIAG_A_IO_PAD) ||
-	    td_put_u64(skb, TASK_DIAG_A_IO_READ_BYTES, acct.read_bytes,
-			      TASK_DIAG_A_IO_PAD) ||
-	    td_put_u64(skb, TASK_DIAG_A_IO_WRITE_BYTES, acct.write_bytes,
-			      TASK_DIAG_A_IO_PAD) ||
-	    td_put_u64(skb, TASK_DIAG_A_IO_CANCELLED_WRITE_BYTES,
-			      acct.cancelled_write_bytes, TASK_DIAG_A_IO_PAD))
-		return -EMSGSIZE;
+	io->rchar = acct.rchar;
+	io->wchar = acct.wchar;
+	io->syscr = acct.syscr;
+	io->syscw = acct.syscw;
+	io->read_bytes = acct.read_bytes;
+	io->write_bytes = acct.write_bytes;
+	io->cancelled_write_bytes = acct.cancelled_write_bytes;
+	io->mask = TD_F_UPTO(IO, CANCELLED_WRITE_BYTES);
 	return 0;
 }
 
 const struct td_group td_io_group = {
 	.show = TASK_DIAG_SHOW_IO,
-	.attr = TASK_DIAG_A_TASK_IO,
 	.fill = td_io_fill,
 };

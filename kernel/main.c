@@ -213,7 +213,6 @@ static int td_fill_task(struct sk_buff *skb, const struct td_view *view,
 	};
 	bool exec_locked = show & TD_SHOW_EXEC_LOCKED;
 	u32 done = 0;
-	struct nlattr *nest;
 	pid_t nr, tgid;
 	void *hdr;
 	int i, err;
@@ -266,24 +265,9 @@ static int td_fill_task(struct sk_buff *skb, const struct td_view *view,
 			exec_locked = false;
 		}
 		done |= g->show;
-		if (g->flat) {
-			err = g->fill(skb, &ctx);
-			if (err && err != -ENOENT)
-				goto err_cancel;
-			continue;
-		}
-		err = -EMSGSIZE;
-		nest = td_nest_start(skb, g->attr);
-		if (!nest)
-			goto err_cancel;
 		err = g->fill(skb, &ctx);
-		if (err == -ENOENT) {
-			nla_nest_cancel(skb, nest);
-			continue;
-		}
-		if (err)
+		if (err && err != -ENOENT)
 			goto err_cancel;
-		nla_nest_end(skb, nest);
 	}
 	genlmsg_end(skb, hdr);
 	err = 0;

@@ -6,12 +6,14 @@
 #ifndef _TASK_DIAG_INTERNAL_H
 #define _TASK_DIAG_INTERNAL_H
 
+#include <linux/bits.h>
 #include <linux/cred.h>
 #include <linux/pid.h>
 #include <linux/sched.h>
 #include <linux/skbuff.h>
 #include <net/netlink.h>
 
+#include <linux/task_diag.h>
 #include "compat.h"
 
 /**
@@ -128,28 +130,26 @@ enum td_vis {
 };
 
 /**
- * struct td_group - one reply group (a nest in the task message)
+ * struct td_group - one reply group
  * @show: its TASK_DIAG_SHOW_* bit
- * @attr: its TASK_DIAG_A_TASK_* attribute
- * @flat: @attr is not a nest: @fill writes it itself
- * @fill: write the group's attributes into the open nest (or, if @flat,
- *        write @attr). Called in
- *        process context without locks held; may sleep. Returns 0,
- *        -EMSGSIZE when @skb is full, or -ENOENT to omit the whole nest
- *        (e.g. a guarded group the requester may not see).
+ * @fill: write the group's attributes: its struct (TASK_DIAG_A_TASK_<G>,
+ *        reserved with td_reserve()) and its variable-length attributes.
+ *        Called in process context without locks held; may sleep.
+ *        Returns 0, -EMSGSIZE when @skb is full, -ENOENT to leave the
+ *        group out (e.g. a guarded group the requester may not see:
+ *        nothing of it may have been written then), or -ESRCH to skip the
+ *        task. On any error but -ENOENT the caller cancels the message.
  */
 struct td_group {
 	u32 show;
-	int attr;
-	bool flat;
 	int (*fill)(struct sk_buff *skb, struct td_task_ctx *ctx);
 };
 
 /*
  * Attribute writers for the per-task hot path. nla_put() and friends are
  * out-of-line calls that each re-check the room, call skb_put() and then
- * memset() the padding and memcpy() the value; a full dump writes ~90
- * attributes per task through them. These do the same with one inline
+ * memset() the padding and memcpy() the value; the pids and the
+ * variable-length attributes go through these instead: one inline
  * tailroom test and direct stores. A dump skb is linear; for a non-linear
  * one skb_tailroom() is 0 and they report -EMSGSIZE.
  *
@@ -172,16 +172,6 @@ static __always_inline void *td_attr_reserve(struct sk_buff *skb, int type, int 
 	return nla_data(nla);
 }
 
-static __always_inline int td_put_u8(struct sk_buff *skb, int type, u8 v)
-{
-	u8 *d = td_attr_reserve(skb, type, sizeof(v));
-
-	if (!d)
-		return -EMSGSIZE;
-	*d = v;
-	return 0;
-}
-
 static __always_inline int td_put_u32(struct sk_buff *skb, int type, u32 v)
 {
 	void *d = td_attr_reserve(skb, type, sizeof(v));
@@ -189,28 +179,6 @@ static __always_inline int td_put_u32(struct sk_buff *skb, int type, u32 v)
 	if (!d)
 		return -EMSGSIZE;
 	put_unaligned(v, (u32 *)d);
-	return 0;
-}
-
-static __always_inline int td_put_s32(struct sk_buff *skb, int type, s32 v)
-{
-	return td_put_u32(skb, type, (u32)v);
-}
-
-/*
- * A u64 needs no alignment where unaligned access is efficient (x86,
- * arm64); elsewhere nla_put_64bit() inserts the @pad attribute.
- */
-static __always_inline int td_put_u64(struct sk_buff *skb, int type, u64 v, int pad)
-{
-	void *d;
-
-	if (nla_need_padding_for_64bit(skb))
-		return nla_put_64bit(skb, type, sizeof(v), &v, pad);
-	d = td_attr_reserve(skb, type, sizeof(v));
-	if (!d)
-		return -EMSGSIZE;
-	put_unaligned(v, (u64 *)d);
 	return 0;
 }
 
@@ -228,13 +196,38 @@ static __always_inline int td_put_strn(struct sk_buff *skb, int type, const char
 	return 0;
 }
 
-/* nla_nest_start() without the call; close it with nla_nest_end(). */
-static __always_inline struct nlattr *td_nest_start(struct sk_buff *skb, int type)
-{
-	void *d = td_attr_reserve(skb, type | NLA_F_NESTED, 0);
+/* The mask bit of a struct field: TD_F(STAT, MINFLT). */
+#define TD_F(group, field)	BIT_ULL(TASK_DIAG_##group##_F_##field)
+/* The mask bits 0..@last: TD_F_UPTO(BASE, STATE). */
+#define TD_F_UPTO(group, last)	GENMASK_ULL(TASK_DIAG_##group##_F_##last, 0)
 
-	return d ? (struct nlattr *)((char *)d - NLA_HDRLEN) : NULL;
+/**
+ * td_struct_reserve() - reserve a group's struct as one attribute
+ * @skb: the message
+ * @attr: its TASK_DIAG_A_TASK_* attribute
+ * @size: sizeof the struct (a multiple of 8)
+ *
+ * The payload is 8-aligned where unaligned access is slow (a
+ * TASK_DIAG_A_TASK_PAD attribute goes before it then), else 4-aligned, as
+ * inet_diag reserves tcp_info; the fill writes its members in place. It is
+ * zeroed, so every byte that reaches user space was written: a field left
+ * unfilled, and the __reserved members, read 0, their mask bits clear.
+ *
+ * Return: the payload, or NULL when @skb is full.
+ */
+static __always_inline void *td_struct_reserve(struct sk_buff *skb, int attr, int size)
+{
+	struct nlattr *nla = nla_reserve_64bit(skb, attr, size, TASK_DIAG_A_TASK_PAD);
+	void *p;
+
+	if (!nla)
+		return NULL;
+	p = nla_data(nla);
+	memset(p, 0, size);
+	return p;
 }
+
+#define td_reserve(skb, attr, type) ((type *)td_struct_reserve(skb, attr, sizeof(type)))
 
 extern const struct td_group td_base_group;
 extern const struct td_group td_stat_group;
