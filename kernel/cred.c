@@ -4,6 +4,7 @@
  * /proc/PID/status, with ids mapped into the requester's user namespace.
  */
 #include <linux/cred.h>
+#include <linux/rcupdate.h>
 #include <linux/slab.h>
 #include <linux/uidgid.h>
 
@@ -45,6 +46,9 @@ static int td_put_groups(struct sk_buff *skb, const struct group_info *gi,
  * The task's objective credentials, as task_state() and task_cap() show
  * them; unmapped ids read as the overflow id. Every field is filled.
  *
+ * Context: reads the credentials under rcu_read_lock() (they are freed
+ * after a grace period once replaced) rather than taking a reference:
+ * nothing here sleeps.
  * Return: 0, or -EMSGSIZE when @skb is full.
  */
 static int td_cred_fill(struct sk_buff *skb, struct td_task_ctx *ctx)
@@ -57,7 +61,8 @@ static int td_cred_fill(struct sk_buff *skb, struct td_task_ctx *ctx)
 	cr = td_reserve(skb, TASK_DIAG_A_TASK_CRED, struct task_diag_cred);
 	if (!cr)
 		return -EMSGSIZE;
-	c = get_task_cred(ctx->task);
+	rcu_read_lock();
+	c = __task_cred(ctx->task);
 	cr->uid = from_kuid_munged(uns, c->uid);
 	cr->euid = from_kuid_munged(uns, c->euid);
 	cr->suid = from_kuid_munged(uns, c->suid);
@@ -74,7 +79,7 @@ static int td_cred_fill(struct sk_buff *skb, struct td_task_ctx *ctx)
 	cr->cap_ambient = td_cap_u64(&c->cap_ambient);
 	cr->mask = TD_F_UPTO(CRED, CAP_AMBIENT);
 	err = td_put_groups(skb, c->group_info, uns);
-	put_cred(c);
+	rcu_read_unlock();
 	return err;
 }
 
