@@ -17,37 +17,14 @@ static_assert(offsetof(struct task_diag_base, ppid) == 8);
 static_assert(offsetof(struct task_diag_base, start_time) == 40);
 static_assert(offsetof(struct task_diag_base, state) == 48);
 
-/**
- * td_base_fill() - write the base struct and the comm of one task
- * @skb: the message
- * @ctx: the task
- *
- * As do_task_stat() and task_state(): ppid, pgid and sid are read under the
- * sighand lock, pids outside the requester's namespace read 0, the start
- * time is shifted by the requester's time namespace. Every field is always
- * filled.
- *
- * Return: 0, -ESRCH for a task being released, or -EMSGSIZE when @skb is full.
- */
-static int td_base_fill(struct sk_buff *skb, struct td_task_ctx *ctx)
+/* The fields do_task_stat() reads under the siglock. */
+static void td_base_locked(struct td_task_ctx *ctx, void *st)
 {
 	struct pid_namespace *ns = ctx->subj->ns;
 	struct task_struct *task = ctx->task;
-	struct task_struct *tracer;
-	struct task_diag_base *b;
-	struct signal_struct *sig;
-	char comm[TASK_COMM_LEN];
-	unsigned long flags;
+	struct signal_struct *sig = task->signal;
+	struct task_diag_base *b = st;
 
-	b = td_reserve(skb, TASK_DIAG_A_TASK_BASE, struct task_diag_base);
-	if (!b)
-		return -EMSGSIZE;
-	b->tpgid = -1;
-
-	/* No sighand: the task is being released. Skip it, as if it were gone. */
-	if (!td_lock_sighand(task, &flags))
-		return -ESRCH;
-	sig = task->signal;
 	if (sig->tty) {
 		struct pid *pgrp = tty_get_pgrp(sig->tty);
 
@@ -59,7 +36,34 @@ static int td_base_fill(struct sk_buff *skb, struct td_task_ctx *ctx)
 	b->sid = task_session_nr_ns(task, ns);
 	b->ppid = task_ppid_nr_ns(task, ns);
 	b->pgid = task_pgrp_nr_ns(task, ns);
-	td_unlock_sighand(task, &flags);
+}
+
+/**
+ * td_base_fill() - write the base struct and the comm of one task
+ * @skb: the message
+ * @ctx: the task
+ *
+ * As do_task_stat() and task_state(): ppid, pgid, sid, the tty and the
+ * thread count are read under the siglock (td_base_locked()), pids
+ * outside the requester's namespace read 0, the start time is shifted by
+ * the requester's time namespace. Every field is always filled; a task
+ * without a sighand is skipped (td_fill_locked()).
+ *
+ * Return: 0, or -EMSGSIZE when @skb is full.
+ */
+static int td_base_fill(struct sk_buff *skb, struct td_task_ctx *ctx)
+{
+	struct pid_namespace *ns = ctx->subj->ns;
+	struct task_struct *task = ctx->task;
+	struct task_struct *tracer;
+	struct task_diag_base *b;
+	char comm[TASK_COMM_LEN];
+
+	b = td_reserve(skb, TASK_DIAG_A_TASK_BASE, struct task_diag_base);
+	if (!b)
+		return -EMSGSIZE;
+	ctx->st = b;
+	b->tpgid = -1;
 
 	rcu_read_lock();
 	tracer = ptrace_parent(task);
@@ -79,4 +83,5 @@ static int td_base_fill(struct sk_buff *skb, struct td_task_ctx *ctx)
 const struct td_group td_base_group = {
 	.show = TASK_DIAG_SHOW_BASE,
 	.fill = td_base_fill,
+	.locked = td_base_locked,
 };

@@ -108,7 +108,7 @@ static size_t td_cmdline_copy(struct task_struct *task, char *buf, size_t size,
  * exited task has no mm, or the task changed its mm while it was read);
  * -ENOMEM; -EMSGSIZE when @skb is full.
  */
-static int td_cmdline_fill(struct sk_buff *skb, struct td_task_ctx *ctx)
+int td_cmdline_fill(struct sk_buff *skb, struct td_task_ctx *ctx)
 {
 	unsigned long arg_start, arg_end, env_start, env_end, len;
 	struct task_struct *task = ctx->task;
@@ -163,8 +163,3 @@ put:
 	kfree(buf);
 	return err;
 }
-
-const struct td_group td_cmdline_group = {
-	.show = TASK_DIAG_SHOW_CMDLINE,
-	.fill = td_cmdline_fill,
-};

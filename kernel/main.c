@@ -27,7 +27,6 @@ static const struct td_group *const td_groups[] = {
 	&td_io_group,
 	&td_status_group,
 	&td_cred_group,
-	&td_cmdline_group,
 };
 
 static struct netlink_range_validation td_pid_range = {
@@ -194,6 +193,36 @@ static bool td_listed_ok(struct task_struct *task, u32 scope)
 }
 
 /*
+ * The parts of the struct groups that procfs reads under the task's
+ * siglock, all in one lock section: @st[i] is the struct td_groups[i]
+ * reserved, or NULL. Without a sighand (the task is being released) the
+ * task is skipped if base was asked for (procfs would not show its
+ * pids); the other groups keep what they filled unlocked.
+ */
+static int td_fill_locked(struct td_task_ctx *ctx, void *const *st)
+{
+	unsigned long flags;
+	bool any = false;
+	int i;
+
+	for (i = 0; i < ARRAY_SIZE(td_groups); i++)
+		any |= st[i] && td_groups[i]->locked;
+	if (!any)
+		return 0;
+	if (!td_lock_sighand(ctx->task, &flags)) {
+		for (i = 0; i < ARRAY_SIZE(td_groups); i++)
+			if (st[i] && td_groups[i] == &td_base_group)
+				return -ESRCH;
+		return 0;
+	}
+	for (i = 0; i < ARRAY_SIZE(td_groups); i++)
+		if (st[i] && td_groups[i]->locked)
+			td_groups[i]->locked(ctx, st[i]);
+	td_unlock_sighand(ctx->task, &flags);
+	return 0;
+}
+
+/*
  * Write one task's message for the parties of @view. Return 0, -EMSGSIZE
  * if the skb is full (nothing of the task is left in it), -ESRCH if the
  * task is gone from the namespace, being released, or hidden from the
@@ -212,7 +241,7 @@ static int td_fill_task(struct sk_buff *skb, const struct td_view *view,
 		.whole = td_scope_whole(scope),
 	};
 	bool exec_locked = show & TD_SHOW_EXEC_LOCKED;
-	u32 done = 0;
+	void *st[ARRAY_SIZE(td_groups)] = {};
 	pid_t nr, tgid;
 	void *hdr;
 	int i, err;
@@ -225,7 +254,7 @@ static int td_fill_task(struct sk_buff *skb, const struct td_view *view,
 	/*
 	 * As procfs: the permission check and the guarded values must belong
 	 * to the same program, so keep exec from switching credentials and mm
-	 * in between. Held for the groups that need it only: cmdline reads the
+	 * in between. Held for the struct groups only: cmdline reads the
 	 * task's memory, as procfs does, without it.
 	 */
 	if (exec_locked && down_read_killable(&task->signal->exec_update_lock))
@@ -256,16 +285,24 @@ static int td_fill_task(struct sk_buff *skb, const struct td_view *view,
 		goto err_cancel;
 
 	for (i = 0; i < ARRAY_SIZE(td_groups); i++) {
-		const struct td_group *g = td_groups[i];
-
-		if (!(show & g->show))
+		if (!(show & td_groups[i]->show))
 			continue;
-		if (exec_locked && !(show & TD_SHOW_EXEC_LOCKED & ~done)) {
-			up_read(&task->signal->exec_update_lock);
-			exec_locked = false;
-		}
-		done |= g->show;
-		err = g->fill(skb, &ctx);
+		ctx.st = NULL;
+		err = td_groups[i]->fill(skb, &ctx);
+		if (err && err != -ENOENT)
+			goto err_cancel;
+		st[i] = ctx.st;
+	}
+	err = td_fill_locked(&ctx, st);
+	if (err)
+		goto err_cancel;
+
+	if (exec_locked) {
+		up_read(&task->signal->exec_update_lock);
+		exec_locked = false;
+	}
+	if (show & TASK_DIAG_SHOW_CMDLINE) {
+		err = td_cmdline_fill(skb, &ctx);
 		if (err && err != -ENOENT)
 			goto err_cancel;
 	}

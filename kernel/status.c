@@ -152,34 +152,32 @@ static void td_sig_actions(struct task_struct *task, sigset_t *ign,
 }
 
 /*
- * task_sig() without Threads. A task whose sighand is gone (it is being
- * reaped) reads as all zeros, as in procfs.
+ * task_sig() without Threads, under the siglock (td_fill_locked()). A task
+ * whose sighand is gone (it is being reaped) reads as all zeros, as in
+ * procfs.
  */
-static void td_status_sig(struct task_diag_status *s, struct task_struct *task)
+static void td_status_locked(struct td_task_ctx *ctx, void *st)
 {
+	struct task_struct *task = ctx->task;
+	struct task_diag_status *s = st;
 	sigset_t ign, cgt;
-	unsigned long flags;
 
 	/* A mask is sent as one u64: bit N-1 is signal N. */
 	BUILD_BUG_ON(_NSIG_WORDS != 1);
 
 	sigemptyset(&ign);
 	sigemptyset(&cgt);
-	if (td_lock_sighand(task, &flags)) {
-		s->sig_pending = task->pending.signal.sig[0];
-		s->sig_shared_pending = task->signal->shared_pending.signal.sig[0];
-		s->sig_blocked = task->blocked.sig[0];
-		td_sig_actions(task, &ign, &cgt);
-		s->sig_ignored = ign.sig[0];
-		s->sig_caught = cgt.sig[0];
-		/* The real uid's queued signals, as SigQ counts them. */
-		rcu_read_lock();
-		s->sigq_queued = get_rlimit_value(task_ucounts(task),
-						  UCOUNT_RLIMIT_SIGPENDING);
-		rcu_read_unlock();
-		s->sigq_limit = task_rlimit(task, RLIMIT_SIGPENDING);
-		td_unlock_sighand(task, &flags);
-	}
+	s->sig_pending = task->pending.signal.sig[0];
+	s->sig_shared_pending = task->signal->shared_pending.signal.sig[0];
+	s->sig_blocked = task->blocked.sig[0];
+	td_sig_actions(task, &ign, &cgt);
+	s->sig_ignored = ign.sig[0];
+	s->sig_caught = cgt.sig[0];
+	/* The real uid's queued signals, as SigQ counts them. */
+	rcu_read_lock();
+	s->sigq_queued = get_rlimit_value(task_ucounts(task), UCOUNT_RLIMIT_SIGPENDING);
+	rcu_read_unlock();
+	s->sigq_limit = task_rlimit(task, RLIMIT_SIGPENDING);
 }
 
 /* task_seccomp() without the Speculation_* lines. */
@@ -244,8 +242,8 @@ static int td_status_mems(struct sk_buff *skb, struct task_struct *task)
  * procfs prints those lines. /proc/PID/status needs no permission, so
  * nothing here is guarded.
  *
- * Context: process context, no locks held; takes task_lock() and the
- * task's siglock briefly.
+ * Context: process context, no locks held; takes task_lock() briefly. The
+ * signal fields are filled by td_status_locked().
  * Return: 0, or -EMSGSIZE when @skb is full.
  */
 static int td_status_fill(struct sk_buff *skb, struct td_task_ctx *ctx)
@@ -257,11 +255,11 @@ static int td_status_fill(struct sk_buff *skb, struct td_task_ctx *ctx)
 	s = td_reserve(skb, TASK_DIAG_A_TASK_STATUS, struct task_diag_status);
 	if (!s)
 		return -EMSGSIZE;
+	ctx->st = s;
 	s->mask = TD_STATUS_ALWAYS;
 	td_status_fs(s, task);
 	if (mm)
 		td_status_mm(s, task, mm);
-	td_status_sig(s, task);
 	td_status_seccomp(s, task);
 	/* task_context_switch_counts(): the task's own, also for /proc/PID. */
 	s->voluntary_ctxt_switches = READ_ONCE(task->nvcsw);
@@ -275,4 +273,5 @@ static int td_status_fill(struct sk_buff *skb, struct td_task_ctx *ctx)
 const struct td_group td_status_group = {
 	.show = TASK_DIAG_SHOW_STATUS,
 	.fill = td_status_fill,
+	.locked = td_status_locked,
 };

@@ -105,6 +105,7 @@ struct td_view {
  * @known: bit i set: @ok's bit i holds whether @view->who[i] passes the
  *         procfs ptrace read check for @task
  * @ok: see @known
+ * @st: the struct the last td_group::fill reserved, or NULL
  */
 struct td_task_ctx {
 	const struct td_subject *subj;
@@ -115,6 +116,7 @@ struct td_task_ctx {
 	bool mm_done;
 	u8 known;
 	u8 ok;
+	void *st;
 };
 
 /**
@@ -130,19 +132,25 @@ enum td_vis {
 };
 
 /**
- * struct td_group - one reply group
+ * struct td_group - one reply group with a struct
  * @show: its TASK_DIAG_SHOW_* bit
  * @fill: write the group's attributes: its struct (TASK_DIAG_A_TASK_<G>,
- *        reserved with td_reserve()) and its variable-length attributes.
- *        Called in process context without locks held; may sleep.
- *        Returns 0, -EMSGSIZE when @skb is full, -ENOENT to leave the
- *        group out (e.g. a guarded group the requester may not see:
- *        nothing of it may have been written then), or -ESRCH to skip the
- *        task. On any error but -ENOENT the caller cancels the message.
+ *        reserved with td_reserve(), its address left in ctx->st) and its
+ *        variable-length attributes. Called in process context without
+ *        locks held; may sleep. Returns 0, -EMSGSIZE when @skb is full,
+ *        -ENOENT to leave the group out (e.g. a guarded group the
+ *        requester may not see: nothing of it may have been written then),
+ *        or -ESRCH to skip the task. On any error but -ENOENT the caller
+ *        cancels the message.
+ * @locked: optional: fill the fields procfs reads under the task's siglock
+ *          into @st, the struct @fill reserved. Called after every @fill,
+ *          in one siglock section for all groups, if the task still has a
+ *          sighand; must not sleep.
  */
 struct td_group {
 	u32 show;
 	int (*fill)(struct sk_buff *skb, struct td_task_ctx *ctx);
+	void (*locked)(struct td_task_ctx *ctx, void *st);
 };
 
 /*
@@ -235,7 +243,8 @@ extern const struct td_group td_statm_group;
 extern const struct td_group td_io_group;
 extern const struct td_group td_status_group;
 extern const struct td_group td_cred_group;
-extern const struct td_group td_cmdline_group;
+
+int td_cmdline_fill(struct sk_buff *skb, struct td_task_ctx *ctx);
 
 extern bool td_ptrace_cap_only;
 
