@@ -180,6 +180,21 @@ static __always_inline void *td_attr_reserve(struct sk_buff *skb, int type, int 
 	return nla_data(nla);
 }
 
+/*
+ * Cut the last attribute of @skb, @nla (from td_attr_reserve()), to a
+ * payload of @len bytes, at most the one it was reserved with, and zero
+ * its new padding.
+ */
+static inline void td_attr_shrink(struct sk_buff *skb, struct nlattr *nla, int len)
+{
+	int cut = nla_total_size(nla_len(nla)) - nla_total_size(len);
+
+	nla->nla_len = nla_attr_size(len);
+	skb->tail -= cut;
+	skb->len -= cut;
+	memset((char *)nla + nla->nla_len, 0, nla_padlen(len));
+}
+
 static __always_inline int td_put_u32(struct sk_buff *skb, int type, u32 v)
 {
 	void *d = td_attr_reserve(skb, type, sizeof(v));
