@@ -223,14 +223,15 @@ static int td_fill_locked(struct td_task_ctx *ctx, void *const *st)
 }
 
 /*
- * Write one task's message for the parties of @view. Return 0, -EMSGSIZE
+ * Write one task's message for the parties of @view; @nr is the task's pid
+ * in the requester's namespace if the caller knows it, else 0. Return 0, -EMSGSIZE
  * if the skb is full (nothing of the task is left in it), -ESRCH if the
  * task is gone from the namespace, being released, or hidden from the
  * requester by its /proc, -EINTR if the caller was killed while waiting
  * for an exec of the task to finish, or -ENOMEM.
  */
 static int td_fill_task(struct sk_buff *skb, const struct td_view *view,
-			struct task_struct *task, u32 show, u32 scope,
+			struct task_struct *task, pid_t nr, u32 show, u32 scope,
 			u32 portid, u32 seq, int flags)
 {
 	const struct td_subject *subj = view->subj;
@@ -242,12 +243,14 @@ static int td_fill_task(struct sk_buff *skb, const struct td_view *view,
 	};
 	bool exec_locked = show & TD_SHOW_EXEC_LOCKED;
 	void *st[ARRAY_SIZE(td_groups)] = {};
-	pid_t nr, tgid;
+	pid_t tgid;
 	void *hdr;
 	int i, err;
 
-	nr = task_pid_nr_ns(task, subj->ns);
-	tgid = task_tgid_nr_ns(task, subj->ns);
+	if (!nr)
+		nr = task_pid_nr_ns(task, subj->ns);
+	/* A leader's thread-group pid is its own pid. */
+	tgid = thread_group_leader(task) ? nr : task_tgid_nr_ns(task, subj->ns);
 	if (!nr || !tgid)
 		return -ESRCH;
 
@@ -535,7 +538,10 @@ static int td_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
 	/* Whoever reads the socket now receives what this call writes. */
 	td_view_init(&view, d->subj);
 	while ((task = td_next_task(d))) {
-		err = td_fill_task(skb, &view, task, d->show, d->scope,
+		/* The walk found the task by its pid number: no second lookup. */
+		err = td_fill_task(skb, &view, task,
+				   d->scope == TASK_DIAG_SCOPE_TASK ? 0 : d->next_nr,
+				   d->show, d->scope,
 				   NETLINK_CB(cb->skb).portid, cb->nlh->nlmsg_seq,
 				   NLM_F_MULTI);
 		put_task_struct(task);
@@ -589,7 +595,7 @@ static int td_doit(struct sk_buff *skb, struct genl_info *info)
 	if (!msg)
 		goto err_put_task;
 	td_view_init(&view, subj);
-	err = td_fill_task(msg, &view, task, show, scope, info->snd_portid,
+	err = td_fill_task(msg, &view, task, 0, show, scope, info->snd_portid,
 			   info->snd_seq, 0);
 	if (err) {
 		nlmsg_free(msg);
