@@ -38,6 +38,11 @@ static void td_base_locked(struct td_task_ctx *ctx, void *st)
 	b->pgid = task_pgrp_nr_ns(task, ns);
 }
 
+static size_t td_base_msg_size(void)
+{
+	return td_struct_msg_size(struct task_diag_base) + nla_total_size(TASK_COMM_LEN);
+}
+
 /**
  * td_base_fill() - write the base struct and the comm of one task
  * @skb: the message
@@ -84,4 +89,5 @@ const struct td_group td_base_group = {
 	.show = TASK_DIAG_SHOW_BASE,
 	.fill = td_base_fill,
 	.locked = td_base_locked,
+	.msg_size = td_base_msg_size,
 };

@@ -159,3 +159,9 @@ int td_cmdline_fill(struct sk_buff *skb, struct td_task_ctx *ctx)
 		return td_put_u32(skb, TASK_DIAG_A_TASK_CMDLINE_LEN, min_t(size_t, whole, U32_MAX));
 	return 0;
 }
+
+/* The most room td_cmdline_fill() takes: a cut argv and its length. */
+size_t td_cmdline_msg_size(void)
+{
+	return nla_total_size(TD_CMDLINE_MAX) + nla_total_size(sizeof(u32));
+}

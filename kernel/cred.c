@@ -83,7 +83,14 @@ static int td_cred_fill(struct sk_buff *skb, struct td_task_ctx *ctx)
 	return err;
 }
 
+static size_t td_cred_msg_size(void)
+{
+	return td_struct_msg_size(struct task_diag_cred) +
+	       nla_total_size(TD_MAX_GROUPS * sizeof(u32));
+}
+
 const struct td_group td_cred_group = {
 	.show = TASK_DIAG_SHOW_CRED,
 	.fill = td_cred_fill,
+	.msg_size = td_cred_msg_size,
 };

@@ -68,8 +68,14 @@ static int td_io_fill(struct sk_buff *skb, struct td_task_ctx *ctx)
 	return 0;
 }
 
+static size_t td_io_msg_size(void)
+{
+	return td_struct_msg_size(struct task_diag_io);
+}
+
 const struct td_group td_io_group = {
 	.show = TASK_DIAG_SHOW_IO,
 	.fill = td_io_fill,
 	.locked = td_io_locked,
+	.msg_size = td_io_msg_size,
 };

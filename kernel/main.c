@@ -74,9 +74,6 @@ struct td_dump {
 	int err;
 };
 
-/* One task's largest reply: all groups (~2 KiB) and a cmdline at its cap. */
-#define TD_DO_MSG_SIZE (16 * 1024)
-
 /*
  * The smallest buffer a dump that asks for status, cred or cmdline fills:
  * the largest task message (~3 KiB of fixed-size attributes and bitmaps,
@@ -564,6 +561,20 @@ static int td_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
 	return skb->len;
 }
 
+/* The most room one task's message takes with the groups @show asks for. */
+static size_t td_msg_size(u32 show)
+{
+	size_t size = 2 * nla_total_size(sizeof(u32));	/* PID, TGID */
+	int i;
+
+	for (i = 0; i < ARRAY_SIZE(td_groups); i++)
+		if (show & td_groups[i]->show)
+			size += td_groups[i]->msg_size();
+	if (show & TASK_DIAG_SHOW_CMDLINE)
+		size += td_cmdline_msg_size();
+	return size;
+}
+
 static int td_doit(struct sk_buff *skb, struct genl_info *info)
 {
 	struct td_subject *subj;
@@ -590,8 +601,7 @@ static int td_doit(struct sk_buff *skb, struct genl_info *info)
 	}
 
 	err = -ENOMEM;
-	/* Room for the largest task: every group plus a full cmdline. */
-	msg = genlmsg_new(TD_DO_MSG_SIZE, GFP_KERNEL);
+	msg = genlmsg_new(td_msg_size(show), GFP_KERNEL);
 	if (!msg)
 		goto err_put_task;
 	td_view_init(&view, subj);

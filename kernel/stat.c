@@ -232,7 +232,13 @@ static int td_stat_fill(struct sk_buff *skb, struct td_task_ctx *ctx)
 	return 0;
 }
 
+static size_t td_stat_msg_size(void)
+{
+	return td_struct_msg_size(struct task_diag_stat);
+}
+
 const struct td_group td_stat_group = {
 	.show = TASK_DIAG_SHOW_STAT,
 	.fill = td_stat_fill,
+	.msg_size = td_stat_msg_size,
 };

@@ -45,7 +45,13 @@ static int td_statm_fill(struct sk_buff *skb, struct td_task_ctx *ctx)
 	return 0;
 }
 
+static size_t td_statm_msg_size(void)
+{
+	return td_struct_msg_size(struct task_diag_statm);
+}
+
 const struct td_group td_statm_group = {
 	.show = TASK_DIAG_SHOW_STATM,
 	.fill = td_statm_fill,
+	.msg_size = td_statm_msg_size,
 };

@@ -270,8 +270,17 @@ static int td_status_fill(struct sk_buff *skb, struct td_task_ctx *ctx)
 	return 0;
 }
 
+/* The struct and the two bitmaps, nr_cpu_ids and at most nr_node_ids bits. */
+static size_t td_status_msg_size(void)
+{
+	return td_struct_msg_size(struct task_diag_status) +
+	       nla_total_size(BITS_TO_U32(nr_cpu_ids) * sizeof(u32)) +
+	       nla_total_size(BITS_TO_U32(nr_node_ids) * sizeof(u32));
+}
+
 const struct td_group td_status_group = {
 	.show = TASK_DIAG_SHOW_STATUS,
 	.fill = td_status_fill,
 	.locked = td_status_locked,
+	.msg_size = td_status_msg_size,
 };

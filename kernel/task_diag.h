@@ -146,12 +146,18 @@ enum td_vis {
  *          into @st, the struct @fill reserved. Called after every @fill,
  *          in one siglock section for all groups, if the task still has a
  *          sighand; must not sleep.
+ * @msg_size: the most room @fill takes in a message, attribute headers
+ *            and padding included (sizes a do reply)
  */
 struct td_group {
 	u32 show;
 	int (*fill)(struct sk_buff *skb, struct td_task_ctx *ctx);
 	void (*locked)(struct td_task_ctx *ctx, void *st);
+	size_t (*msg_size)(void);
 };
+
+/* The room of a struct attribute, with the pad attribute it may need. */
+#define td_struct_msg_size(type) nla_total_size_64bit(sizeof(type))
 
 /*
  * Attribute writers for the per-task hot path. nla_put() and friends are
@@ -260,6 +266,7 @@ extern const struct td_group td_status_group;
 extern const struct td_group td_cred_group;
 
 int td_cmdline_fill(struct sk_buff *skb, struct td_task_ctx *ctx);
+size_t td_cmdline_msg_size(void);
 
 extern bool td_ptrace_cap_only;
 

@@ -10,7 +10,9 @@ Runs in the guest as root. What would be a bug:
 - a task with a 5000-byte command line and 1100 supplementary groups
   missing from a dump of every group, or its cmdline not capped at 4096
   bytes with cmdline_len its whole length (as /proc/PID/cmdline reads it),
-  or cmdline_len sent with a cmdline that was not cut, or ngroups not 1100 with the first 1024 groups sent;
+  or cmdline_len sent with a cmdline that was not cut, or a do of that task
+  with every group failing or differing from the dump, or ngroups not 1100
+  with the first 1024 groups sent;
 - the kernel logging anything (scripts/vm-run fails the run then) when a
   socket is closed mid-dump, a reader is killed mid-dump, or two threads
   read one socket.
@@ -85,6 +87,19 @@ def main():
             detail = "cmdline %d bytes, cmdline_len %s (procfs %d), ngroups %s, %d groups sent" % (
                 len(cmd), r.get("cmdline_len"), len(whole), cred.get("ngroups"), len(gl))
         check("a task with a 5000-byte cmdline and 1100 groups", ok, detail)
+        # A do reply is sized from what it asks for: the largest task must fit.
+        c = tdnl.Client(rcvbuf=1 << 16)
+        try:
+            one = c.request(scope=tdnl.SCOPE["task"], pid=big.pid, show=tdnl.SHOW_ALL, dump=False)
+            same = (rec and len(one) == 1 and one[0].get("cmdline") == rec[0].get("cmdline")
+                    and one[0]["cred"].get("groups") == rec[0]["cred"].get("groups")
+                    and one[0].get("cmdline_len") == rec[0].get("cmdline_len"))
+            detail = "%d replies" % len(one)
+        except OSError as e:
+            same, detail = False, str(e)
+        c.close()
+        check("a do of that task with every group carries the same cmdline and groups",
+              same, detail)
         # cmdline_len goes with a cmdline cut at 4096 bytes, and only with one.
         bad = [t["pid"] for t in mid if "cmdline_len" in t and not (
             len(t.get("cmdline", b"")) == 4096 and t["cmdline_len"] > 4096)]
