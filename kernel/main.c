@@ -338,6 +338,50 @@ static bool td_scope_match(const struct td_dump *d, struct task_struct *task)
 }
 
 /*
+ * Up to this many threads, the threads scope walks the process's thread
+ * list; past it, the pids of the namespace (see td_next_thread()).
+ */
+#define TD_THREAD_WALK_MAX 256
+
+/*
+ * The thread of the target process whose pid (in the requester's
+ * namespace) is the smallest at least d->next_nr, referenced, with
+ * d->next_nr set to it; NULL when there is none. The thread list is not in
+ * pid order, so each call walks all of it: a dump costs threads² steps,
+ * which beats walking every pid of the namespace for a process of up to
+ * TD_THREAD_WALK_MAX threads. Sets *@walked to false, and does nothing,
+ * for a larger one.
+ */
+static struct task_struct *td_next_thread(struct td_dump *d, bool *walked)
+{
+	struct task_struct *leader, *t, *best = NULL;
+	pid_t nr, best_nr = 0;
+
+	*walked = true;
+	rcu_read_lock();
+	leader = pid_task(d->target, PIDTYPE_TGID);
+	if (leader && get_nr_threads(leader) > TD_THREAD_WALK_MAX) {
+		*walked = false;
+		leader = NULL;
+	}
+	if (leader) {
+		for_each_thread(leader, t) {
+			nr = task_pid_nr_ns(t, d->subj->ns);
+			if (nr > 0 && nr >= d->next_nr && (!best || nr < best_nr)) {
+				best = t;
+				best_nr = nr;
+			}
+		}
+	}
+	if (best) {
+		get_task_struct(best);
+		d->next_nr = best_nr;
+	}
+	rcu_read_unlock();
+	return best;
+}
+
+/*
  * The first task of the dump whose pid is at least d->next_nr, referenced,
  * with d->next_nr set to its pid; NULL when the walk is over. Pids are
  * walked in ascending order in the requester's namespace, so the walk
@@ -349,7 +393,13 @@ static struct task_struct *td_next_task(struct td_dump *d)
 	struct task_struct *task = NULL;
 	unsigned int skipped = 0;
 	struct pid *pid;
+	bool walked;
 
+	if (d->scope == TASK_DIAG_SCOPE_THREADS) {
+		task = td_next_thread(d, &walked);
+		if (walked)
+			return task;
+	}
 	if (d->scope == TASK_DIAG_SCOPE_TASK) {
 		/* One task: the one PID names, once. */
 		if (d->next_nr)

@@ -470,6 +470,31 @@ def struct_checks(r):
                      "%d tasks, %d structs, %d problems" % (len(rep.msgs), structs, len(problems)))
 
 
+def threads_scope_checks(r):
+    """The threads scope lists exactly /proc/self/task, for a process of a
+    few threads (the module walks its thread list) and of 300 (it walks
+    the namespace's pids)."""
+    me = os.getpid()
+    stop = threading.Event()
+    extra = []
+    for want in (0, 300):
+        old = threading.stack_size(64 * 1024)
+        while len(extra) < want:
+            t = threading.Thread(target=stop.wait, daemon=True)
+            t.start()
+            extra.append(t)
+        threading.stack_size(old)
+        listed = sorted(int(x) for x in os.listdir("/proc/self/task"))
+        r.expect_tasks("scope threads of a process with %d threads [dump]" % len(listed),
+                       lambda ts: None if [t["pid"] for t in ts] == listed
+                       and all(t["tgid"] == me for t in ts)
+                       else "want %s, got %s" % (listed, [t["pid"] for t in ts]),
+                       payload=a_scope(SCOPE["threads"]) + a_pid(me) + a_show(tdnl.SHOW["base"]))
+    stop.set()
+    for t in extra:
+        t.join()
+
+
 def fuzz_attr(rng, me, tid):
     """One attribute, sometimes plausible, often not."""
     roll = rng.random()
@@ -576,6 +601,7 @@ def main():
     try:
         r.valid_dump("valid dump before the bad requests")
         struct_checks(r)
+        threads_scope_checks(r)
         run_cases(r, tid)
         r.valid_dump("valid dump after the bad requests")
         fuzz(r, tid)
