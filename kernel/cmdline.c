@@ -2,16 +2,16 @@
 /*
  * task_diag: the argument vector, as /proc/PID/cmdline returns it.
  *
- * procfs reads the target's memory with access_remote_vm(), which Linux
- * 6.1 does not export; access_process_vm() is the exported equivalent but
- * looks the mm up again from the task. After reading, the task must still
- * run the mm the argument range was taken from, or the bytes could come
- * from a different program image; the attribute is then left out.
+ * procfs reads the target's memory with access_remote_vm(), which is not
+ * exported; td_access_remote_vm() (compat.h) does the same from the mm the
+ * task was looked up with once (td_task_mm()), straight into the
+ * attribute reserved in the message. After reading, the task must still
+ * run that mm, or the bytes could come from a different program image;
+ * the attribute is then taken back out.
  */
 #include <linux/minmax.h>
 #include <linux/mm.h>
 #include <linux/sched/task.h>
-#include <linux/slab.h>
 #include <linux/spinlock.h>
 #include <linux/string.h>
 #include <net/netlink.h>
@@ -27,25 +27,24 @@
 #define TD_CMDLINE_MAX	4096
 
 /* Read the target's memory as procfs does: anonymous mappings only. */
-static int td_cmdline_read(struct task_struct *task, unsigned long addr,
-			   char *buf, size_t len)
+static size_t td_cmdline_read(struct mm_struct *mm, unsigned long addr,
+			      char *buf, size_t len)
 {
-	int got;
-
 	if (!len)
 		return 0;
-	got = access_process_vm(task, addr, buf, len, FOLL_ANON);
-	return max(got, 0);
+	return td_access_remote_vm(mm, addr, buf, len, FOLL_ANON);
 }
 
 /*
  * Fill @buf as get_mm_cmdline() fills a read of @size bytes at offset 0 and
- * return the number of bytes it holds. The argument range is [@arg_start,
+ * return the number of bytes it holds; set *@whole to the length of an
+ * intact argv longer than @size. The argument range is [@arg_start,
  * @arg_end); @size is at most a page and at most the length a setproctitle()
  * title may have (to the end of an environment that follows argv).
  */
-static size_t td_cmdline_copy(struct task_struct *task, char *buf, size_t size,
-			      unsigned long arg_start, unsigned long arg_end)
+static size_t td_cmdline_copy(struct mm_struct *mm, char *buf, size_t size,
+			      unsigned long arg_start, unsigned long arg_end,
+			      size_t *whole)
 {
 	size_t argv_len = arg_end - arg_start;
 	bool last_read = false;
@@ -57,20 +56,21 @@ static size_t td_cmdline_copy(struct task_struct *task, char *buf, size_t size,
 	 * saves procfs's separate one-byte read in the common case.
 	 */
 	if (argv_len <= size) {
-		got = td_cmdline_read(task, arg_start, buf, argv_len);
+		got = td_cmdline_read(mm, arg_start, buf, argv_len);
 		if (got == argv_len) {
 			last = buf[argv_len - 1];
 			last_read = true;
 		}
 	}
 	if (!last_read)
-		last_read = td_cmdline_read(task, arg_end - 1, &last, 1) == 1;
+		last_read = td_cmdline_read(mm, arg_end - 1, &last, 1) == 1;
 
 	if (!last_read || !last) {
 		/* argv is intact: send [arg_start, arg_end) only. */
 		if (argv_len <= size)
 			return got;
-		return td_cmdline_read(task, arg_start, buf, size);
+		*whole = argv_len;
+		return td_cmdline_read(mm, arg_start, buf, size);
 	}
 
 	/*
@@ -80,9 +80,9 @@ static size_t td_cmdline_copy(struct task_struct *task, char *buf, size_t size,
 	 * the environment).
 	 */
 	if (got == argv_len)
-		got += td_cmdline_read(task, arg_end, buf + got, size - got);
+		got += td_cmdline_read(mm, arg_end, buf + got, size - got);
 	else
-		got = td_cmdline_read(task, arg_start, buf, size);
+		got = td_cmdline_read(mm, arg_start, buf, size);
 	n = strnlen(buf, got);
 	return n < got ? n + 1 : got;
 }
@@ -95,24 +95,26 @@ static size_t td_cmdline_copy(struct task_struct *task, char *buf, size_t size,
  * The attribute holds the bytes a read of /proc/PID/cmdline returns,
  * including the setproctitle() rule (a title that overwrote the final NUL
  * of argv is followed into the environment up to its first NUL), cut at
- * TD_CMDLINE_MAX bytes. A task with an mm whose cmdline reads as empty gets
- * an empty attribute. Like /proc/PID/cmdline, it needs no permission.
+ * TD_CMDLINE_MAX bytes; an argv cut there is followed by
+ * TASK_DIAG_A_TASK_CMDLINE_LEN, its whole length. A task with an mm whose
+ * cmdline reads as empty gets an empty attribute. Like /proc/PID/cmdline,
+ * it needs no permission.
  *
  * Context: process context, no locks held; sleeps to read the task's
  * memory.
  * Return: 0; -ENOENT to leave the attribute out (a kernel thread or an
  * exited task has no mm, or the task changed its mm while it was read);
- * -ENOMEM; -EMSGSIZE when @skb is full.
+ * -EMSGSIZE when @skb is full.
  */
-static int td_cmdline_fill(struct sk_buff *skb, struct td_task_ctx *ctx)
+int td_cmdline_fill(struct sk_buff *skb, struct td_task_ctx *ctx)
 {
 	unsigned long arg_start, arg_end, env_start, env_end, len;
 	struct task_struct *task = ctx->task;
 	struct mm_struct *mm = td_task_mm(ctx);
-	size_t size, n = 0;
-	char *buf = NULL;
+	size_t size = 0, n = 0, whole = 0;
+	struct nlattr *nla;
 	bool same_mm;
-	int err;
+	char *buf;
 
 	BUILD_BUG_ON(TD_CMDLINE_MAX > PAGE_SIZE);
 
@@ -120,47 +122,46 @@ static int td_cmdline_fill(struct sk_buff *skb, struct td_task_ctx *ctx)
 		return -ENOENT;
 
 	/* env_end is set last by exec: until then there is no argv yet. */
-	if (!READ_ONCE(mm->env_end))
-		goto put;
+	if (READ_ONCE(mm->env_end)) {
+		spin_lock(&mm->arg_lock);
+		arg_start = mm->arg_start;
+		arg_end = mm->arg_end;
+		env_start = mm->env_start;
+		env_end = mm->env_end;
+		spin_unlock(&mm->arg_lock);
 
-	spin_lock(&mm->arg_lock);
-	arg_start = mm->arg_start;
-	arg_end = mm->arg_end;
-	env_start = mm->env_start;
-	env_end = mm->env_end;
-	spin_unlock(&mm->arg_lock);
+		if (arg_start < arg_end) {
+			/* A title may only overflow into an environment right after argv. */
+			if (env_start != arg_end || env_end < env_start)
+				env_end = arg_end;
+			len = env_end - arg_start;
+			size = min_t(unsigned long, len, TD_CMDLINE_MAX);
+		}
+	}
 
-	if (arg_start >= arg_end)
-		goto put;
-
-	/* A title may only overflow into an environment right after argv. */
-	if (env_start != arg_end || env_end < env_start)
-		env_end = arg_end;
-	len = env_end - arg_start;
-
-	size = min_t(unsigned long, len, TD_CMDLINE_MAX);
-	buf = kmalloc(size, GFP_KERNEL);
+	buf = td_attr_reserve(skb, TASK_DIAG_A_TASK_CMDLINE, size);
 	if (!buf)
-		return -ENOMEM;
-	n = td_cmdline_copy(task, buf, size, arg_start, arg_end);
+		return -EMSGSIZE;
+	nla = (struct nlattr *)(buf - NLA_HDRLEN);
+	if (!size)
+		return 0;
+	n = td_cmdline_copy(mm, buf, size, arg_start, arg_end, &whole);
 
 	task_lock(task);
 	same_mm = task->mm == mm;
 	task_unlock(task);
 	if (!same_mm) {
-		kfree(buf);
+		nlmsg_trim(skb, nla);
 		return -ENOENT;
 	}
-
-put:
-	err = nla_put(skb, TASK_DIAG_A_TASK_CMDLINE, n, buf) ? -EMSGSIZE : 0;
-	kfree(buf);
-	return err;
+	td_attr_shrink(skb, nla, n);
+	if (whole)
+		return td_put_u32(skb, TASK_DIAG_A_TASK_CMDLINE_LEN, min_t(size_t, whole, U32_MAX));
+	return 0;
 }
 
-const struct td_group td_cmdline_group = {
-	.show = TASK_DIAG_SHOW_CMDLINE,
-	.attr = TASK_DIAG_A_TASK_CMDLINE,
-	.flat = true,
-	.fill = td_cmdline_fill,
-};
+/* The most room td_cmdline_fill() takes: a cut argv and its length. */
+size_t td_cmdline_msg_size(void)
+{
+	return nla_total_size(TD_CMDLINE_MAX) + nla_total_size(sizeof(u32));
+}

@@ -33,15 +33,17 @@
  *   proc_sb_info() is an inline in <linux/proc_fs.h> on both; use
  *   td_proc_fs_info(). kern_path() is exported with the same signature on
  *   both.
- * - FOLL_ANON and access_process_vm(): unchanged. while_each_thread()
- *   still exists on 6.12.
+ * - FOLL_ANON: unchanged (a #define on 6.1, an enum value on 6.12).
+ *   while_each_thread() still exists on 6.12.
  */
 #ifndef _TASK_DIAG_COMPAT_H
 #define _TASK_DIAG_COMPAT_H
 
 #include <linux/capability.h>
 #include <linux/fs.h>
+#include <linux/highmem.h>
 #include <linux/mm.h>
+#include <linux/mmap_lock.h>
 #include <linux/proc_fs.h>
 #include <linux/sched.h>
 #include <linux/sched/signal.h>
@@ -139,6 +141,45 @@ static inline struct sighand_struct *td_lock_sighand(struct task_struct *t,
 static inline void td_unlock_sighand(struct task_struct *t, unsigned long *flags)
 {
 	spin_unlock_irqrestore(&t->sighand->siglock, *flags);
+}
+
+/*
+ * access_remote_vm() (not exported) for the reads of /proc/PID/cmdline:
+ * copy @len bytes at @addr of @mm into @buf, a page at a time, under the
+ * mmap read lock; stop at the first page that cannot be had (with
+ * FOLL_ANON, any page outside an anonymous mapping). The VM_IO fallback
+ * of __access_remote_vm() is left out: FOLL_ANON excludes such mappings.
+ * 6.5: get_user_pages_remote() lost its vmas argument.
+ *
+ * Return: the number of bytes copied.
+ */
+static inline size_t td_access_remote_vm(struct mm_struct *mm, unsigned long addr,
+					 void *buf, size_t len, unsigned int gup_flags)
+{
+	size_t done = 0;
+
+	if (mmap_read_lock_killable(mm))
+		return 0;
+	while (done < len) {
+		size_t offset = offset_in_page(addr);
+		size_t bytes = min_t(size_t, len - done, PAGE_SIZE - offset);
+		struct page *page;
+		long got;
+
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 5, 0)
+		got = get_user_pages_remote(mm, addr, 1, gup_flags, &page, NULL);
+#else
+		got = get_user_pages_remote(mm, addr, 1, gup_flags, &page, NULL, NULL);
+#endif
+		if (got <= 0)
+			break;
+		memcpy_from_page((char *)buf + done, page, offset, bytes);
+		put_page(page);
+		done += bytes;
+		addr += bytes;
+	}
+	mmap_read_unlock(mm);
+	return done;
 }
 
 /* task_prio() is not exported: the priority stat shows, -100..39. */

@@ -10,51 +10,72 @@
 #include "compat.h"
 #include "task_diag.h"
 
+static_assert(sizeof(struct task_diag_io) == TASK_DIAG_IO_SIZE_VER0);
+static_assert(offsetof(struct task_diag_io, rchar) == 8);
+static_assert(offsetof(struct task_diag_io, cancelled_write_bytes) == 56);
+
+static void td_io_copy(struct task_diag_io *io, const struct task_io_accounting *a)
+{
+	io->rchar = a->rchar;
+	io->wchar = a->wchar;
+	io->syscr = a->syscr;
+	io->syscw = a->syscw;
+	io->read_bytes = a->read_bytes;
+	io->write_bytes = a->write_bytes;
+	io->cancelled_write_bytes = a->cancelled_write_bytes;
+}
+
+/* For a whole process: add the other threads' and the exited threads' counters. */
+static void td_io_locked(struct td_task_ctx *ctx, void *st)
+{
+	struct task_struct *task = ctx->task, *t = task;
+	struct task_io_accounting acct = task->ioac;
+	struct task_diag_io *io = st;
+
+	if (!ctx->whole)
+		return;
+	task_io_accounting_add(&acct, &task->signal->ioac);
+	while_each_thread(task, t)
+		task_io_accounting_add(&acct, &t->ioac);
+	td_io_copy(io, &acct);
+}
+
 /**
- * td_io_fill() - write the io group of one task
- * @skb: the message, with the io nest open
+ * td_io_fill() - write the io struct of one task
+ * @skb: the message
  * @ctx: the task
  *
  * As do_io_accounting(): the task's own counters, plus, for a whole
- * process, those of its other threads and of the threads that exited.
+ * process, those of its other threads and of the threads that exited
+ * (td_io_locked(), under the siglock; the task's own alone if it has no
+ * sighand any more).
  *
  * Return: 0, -ENOENT when the requester may not see it, or -EMSGSIZE.
  */
 static int td_io_fill(struct sk_buff *skb, struct td_task_ctx *ctx)
 {
-	struct task_struct *task = ctx->task;
-	struct task_io_accounting acct;
-	unsigned long flags;
+	struct task_io_accounting *own = &ctx->task->ioac;
+	struct task_diag_io *io;
 
 	if (!td_may_read_io(ctx))
 		return -ENOENT;
-
-	acct = task->ioac;
-	if (ctx->whole && td_lock_sighand(task, &flags)) {
-		struct task_struct *t = task;
-
-		task_io_accounting_add(&acct, &task->signal->ioac);
-		while_each_thread(task, t)
-			task_io_accounting_add(&acct, &t->ioac);
-		td_unlock_sighand(task, &flags);
-	}
-
-	if (td_put_u64(skb, TASK_DIAG_A_IO_RCHAR, acct.rchar, TASK_DIAG_A_IO_PAD) ||
-	    td_put_u64(skb, TASK_DIAG_A_IO_WCHAR, acct.wchar, TASK_DIAG_A_IO_PAD) ||
-	    td_put_u64(skb, TASK_DIAG_A_IO_SYSCR, acct.syscr, TASK_DIAG_A_IO_PAD) ||
-	    td_put_u64(skb, TASK_DIAG_A_IO_SYSCW, acct.syscw, TASK_DIAG_A_IO_PAD) ||
-	    td_put_u64(skb, TASK_DIAG_A_IO_READ_BYTES, acct.read_bytes,
-			      TASK_DIAG_A_IO_PAD) ||
-	    td_put_u64(skb, TASK_DIAG_A_IO_WRITE_BYTES, acct.write_bytes,
-			      TASK_DIAG_A_IO_PAD) ||
-	    td_put_u64(skb, TASK_DIAG_A_IO_CANCELLED_WRITE_BYTES,
-			      acct.cancelled_write_bytes, TASK_DIAG_A_IO_PAD))
+	io = td_reserve(skb, TASK_DIAG_A_TASK_IO, struct task_diag_io);
+	if (!io)
 		return -EMSGSIZE;
+	ctx->st = io;
+	td_io_copy(io, own);
+	io->mask = TD_F_UPTO(IO, CANCELLED_WRITE_BYTES);
 	return 0;
+}
+
+static size_t td_io_msg_size(void)
+{
+	return td_struct_msg_size(struct task_diag_io);
 }
 
 const struct td_group td_io_group = {
 	.show = TASK_DIAG_SHOW_IO,
-	.attr = TASK_DIAG_A_TASK_IO,
 	.fill = td_io_fill,
+	.locked = td_io_locked,
+	.msg_size = td_io_msg_size,
 };

@@ -27,7 +27,6 @@ static const struct td_group *const td_groups[] = {
 	&td_io_group,
 	&td_status_group,
 	&td_cred_group,
-	&td_cmdline_group,
 };
 
 static struct netlink_range_validation td_pid_range = {
@@ -74,9 +73,6 @@ struct td_dump {
 	u32 next_nr;
 	int err;
 };
-
-/* One task's largest reply: all groups (~2 KiB) and a cmdline at its cap. */
-#define TD_DO_MSG_SIZE (16 * 1024)
 
 /*
  * The smallest buffer a dump that asks for status, cred or cmdline fills:
@@ -194,14 +190,45 @@ static bool td_listed_ok(struct task_struct *task, u32 scope)
 }
 
 /*
- * Write one task's message for the parties of @view. Return 0, -EMSGSIZE
+ * The parts of the struct groups that procfs reads under the task's
+ * siglock, all in one lock section: @st[i] is the struct td_groups[i]
+ * reserved, or NULL. Without a sighand (the task is being released) the
+ * task is skipped if base was asked for (procfs would not show its
+ * pids); the other groups keep what they filled unlocked.
+ */
+static int td_fill_locked(struct td_task_ctx *ctx, void *const *st)
+{
+	unsigned long flags;
+	bool any = false;
+	int i;
+
+	for (i = 0; i < ARRAY_SIZE(td_groups); i++)
+		any |= st[i] && td_groups[i]->locked;
+	if (!any)
+		return 0;
+	if (!td_lock_sighand(ctx->task, &flags)) {
+		for (i = 0; i < ARRAY_SIZE(td_groups); i++)
+			if (st[i] && td_groups[i] == &td_base_group)
+				return -ESRCH;
+		return 0;
+	}
+	for (i = 0; i < ARRAY_SIZE(td_groups); i++)
+		if (st[i] && td_groups[i]->locked)
+			td_groups[i]->locked(ctx, st[i]);
+	td_unlock_sighand(ctx->task, &flags);
+	return 0;
+}
+
+/*
+ * Write one task's message for the parties of @view; @nr is the task's pid
+ * in the requester's namespace if the caller knows it, else 0. Return 0, -EMSGSIZE
  * if the skb is full (nothing of the task is left in it), -ESRCH if the
  * task is gone from the namespace, being released, or hidden from the
  * requester by its /proc, -EINTR if the caller was killed while waiting
  * for an exec of the task to finish, or -ENOMEM.
  */
 static int td_fill_task(struct sk_buff *skb, const struct td_view *view,
-			struct task_struct *task, u32 show, u32 scope,
+			struct task_struct *task, pid_t nr, u32 show, u32 scope,
 			u32 portid, u32 seq, int flags)
 {
 	const struct td_subject *subj = view->subj;
@@ -212,21 +239,22 @@ static int td_fill_task(struct sk_buff *skb, const struct td_view *view,
 		.whole = td_scope_whole(scope),
 	};
 	bool exec_locked = show & TD_SHOW_EXEC_LOCKED;
-	u32 done = 0;
-	struct nlattr *nest;
-	pid_t nr, tgid;
+	void *st[ARRAY_SIZE(td_groups)] = {};
+	pid_t tgid;
 	void *hdr;
 	int i, err;
 
-	nr = task_pid_nr_ns(task, subj->ns);
-	tgid = task_tgid_nr_ns(task, subj->ns);
+	if (!nr)
+		nr = task_pid_nr_ns(task, subj->ns);
+	/* A leader's thread-group pid is its own pid. */
+	tgid = thread_group_leader(task) ? nr : task_tgid_nr_ns(task, subj->ns);
 	if (!nr || !tgid)
 		return -ESRCH;
 
 	/*
 	 * As procfs: the permission check and the guarded values must belong
 	 * to the same program, so keep exec from switching credentials and mm
-	 * in between. Held for the groups that need it only: cmdline reads the
+	 * in between. Held for the struct groups only: cmdline reads the
 	 * task's memory, as procfs does, without it.
 	 */
 	if (exec_locked && down_read_killable(&task->signal->exec_update_lock))
@@ -257,33 +285,26 @@ static int td_fill_task(struct sk_buff *skb, const struct td_view *view,
 		goto err_cancel;
 
 	for (i = 0; i < ARRAY_SIZE(td_groups); i++) {
-		const struct td_group *g = td_groups[i];
+		if (!(show & td_groups[i]->show))
+			continue;
+		ctx.st = NULL;
+		err = td_groups[i]->fill(skb, &ctx);
+		if (err && err != -ENOENT)
+			goto err_cancel;
+		st[i] = ctx.st;
+	}
+	err = td_fill_locked(&ctx, st);
+	if (err)
+		goto err_cancel;
 
-		if (!(show & g->show))
-			continue;
-		if (exec_locked && !(show & TD_SHOW_EXEC_LOCKED & ~done)) {
-			up_read(&task->signal->exec_update_lock);
-			exec_locked = false;
-		}
-		done |= g->show;
-		if (g->flat) {
-			err = g->fill(skb, &ctx);
-			if (err && err != -ENOENT)
-				goto err_cancel;
-			continue;
-		}
-		err = -EMSGSIZE;
-		nest = td_nest_start(skb, g->attr);
-		if (!nest)
+	if (exec_locked) {
+		up_read(&task->signal->exec_update_lock);
+		exec_locked = false;
+	}
+	if (show & TASK_DIAG_SHOW_CMDLINE) {
+		err = td_cmdline_fill(skb, &ctx);
+		if (err && err != -ENOENT)
 			goto err_cancel;
-		err = g->fill(skb, &ctx);
-		if (err == -ENOENT) {
-			nla_nest_cancel(skb, nest);
-			continue;
-		}
-		if (err)
-			goto err_cancel;
-		nla_nest_end(skb, nest);
 	}
 	genlmsg_end(skb, hdr);
 	err = 0;
@@ -317,6 +338,50 @@ static bool td_scope_match(const struct td_dump *d, struct task_struct *task)
 }
 
 /*
+ * Up to this many threads, the threads scope walks the process's thread
+ * list; past it, the pids of the namespace (see td_next_thread()).
+ */
+#define TD_THREAD_WALK_MAX 256
+
+/*
+ * The thread of the target process whose pid (in the requester's
+ * namespace) is the smallest at least d->next_nr, referenced, with
+ * d->next_nr set to it; NULL when there is none. The thread list is not in
+ * pid order, so each call walks all of it: a dump costs threads² steps,
+ * which beats walking every pid of the namespace for a process of up to
+ * TD_THREAD_WALK_MAX threads. Sets *@walked to false, and does nothing,
+ * for a larger one.
+ */
+static struct task_struct *td_next_thread(struct td_dump *d, bool *walked)
+{
+	struct task_struct *leader, *t, *best = NULL;
+	pid_t nr, best_nr = 0;
+
+	*walked = true;
+	rcu_read_lock();
+	leader = pid_task(d->target, PIDTYPE_TGID);
+	if (leader && get_nr_threads(leader) > TD_THREAD_WALK_MAX) {
+		*walked = false;
+		leader = NULL;
+	}
+	if (leader) {
+		for_each_thread(leader, t) {
+			nr = task_pid_nr_ns(t, d->subj->ns);
+			if (nr > 0 && nr >= d->next_nr && (!best || nr < best_nr)) {
+				best = t;
+				best_nr = nr;
+			}
+		}
+	}
+	if (best) {
+		get_task_struct(best);
+		d->next_nr = best_nr;
+	}
+	rcu_read_unlock();
+	return best;
+}
+
+/*
  * The first task of the dump whose pid is at least d->next_nr, referenced,
  * with d->next_nr set to its pid; NULL when the walk is over. Pids are
  * walked in ascending order in the requester's namespace, so the walk
@@ -328,7 +393,13 @@ static struct task_struct *td_next_task(struct td_dump *d)
 	struct task_struct *task = NULL;
 	unsigned int skipped = 0;
 	struct pid *pid;
+	bool walked;
 
+	if (d->scope == TASK_DIAG_SCOPE_THREADS) {
+		task = td_next_thread(d, &walked);
+		if (walked)
+			return task;
+	}
 	if (d->scope == TASK_DIAG_SCOPE_TASK) {
 		/* One task: the one PID names, once. */
 		if (d->next_nr)
@@ -514,7 +585,10 @@ static int td_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
 	/* Whoever reads the socket now receives what this call writes. */
 	td_view_init(&view, d->subj);
 	while ((task = td_next_task(d))) {
-		err = td_fill_task(skb, &view, task, d->show, d->scope,
+		/* The walk found the task by its pid number: no second lookup. */
+		err = td_fill_task(skb, &view, task,
+				   d->scope == TASK_DIAG_SCOPE_TASK ? 0 : d->next_nr,
+				   d->show, d->scope,
 				   NETLINK_CB(cb->skb).portid, cb->nlh->nlmsg_seq,
 				   NLM_F_MULTI);
 		put_task_struct(task);
@@ -535,6 +609,20 @@ static int td_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
 		cond_resched();
 	}
 	return skb->len;
+}
+
+/* The most room one task's message takes with the groups @show asks for. */
+static size_t td_msg_size(u32 show)
+{
+	size_t size = 2 * nla_total_size(sizeof(u32));	/* PID, TGID */
+	int i;
+
+	for (i = 0; i < ARRAY_SIZE(td_groups); i++)
+		if (show & td_groups[i]->show)
+			size += td_groups[i]->msg_size();
+	if (show & TASK_DIAG_SHOW_CMDLINE)
+		size += td_cmdline_msg_size();
+	return size;
 }
 
 static int td_doit(struct sk_buff *skb, struct genl_info *info)
@@ -563,12 +651,11 @@ static int td_doit(struct sk_buff *skb, struct genl_info *info)
 	}
 
 	err = -ENOMEM;
-	/* Room for the largest task: every group plus a full cmdline. */
-	msg = genlmsg_new(TD_DO_MSG_SIZE, GFP_KERNEL);
+	msg = genlmsg_new(td_msg_size(show), GFP_KERNEL);
 	if (!msg)
 		goto err_put_task;
 	td_view_init(&view, subj);
-	err = td_fill_task(msg, &view, task, show, scope, info->snd_portid,
+	err = td_fill_task(msg, &view, task, 0, show, scope, info->snd_portid,
 			   info->snd_seq, 0);
 	if (err) {
 		nlmsg_free(msg);

@@ -129,59 +129,65 @@ static u64 td_blkio_delay(struct task_struct *task)
 	return ns;
 }
 
-static int td_stat_u64(struct sk_buff *skb, int attr, u64 v)
-{
-	return td_put_u64(skb, attr, v, TASK_DIAG_A_STAT_PAD);
-}
+static_assert(sizeof(struct task_diag_stat) == TASK_DIAG_STAT_SIZE_VER0);
+static_assert(offsetof(struct task_diag_stat, minflt) == 8);
+static_assert(offsetof(struct task_diag_stat, env_end) == 208);
+static_assert(offsetof(struct task_diag_stat, priority) == 216);
+static_assert(offsetof(struct task_diag_stat, wchan) == 244);
 
 /*
- * The fields procfs shows only to those who pass the ptrace read check.
- * For a task without an mm procfs shows zeros; so do we.
+ * The fields procfs shows only to those who pass the ptrace read check,
+ * but for the stack and instruction pointers: procfs shows those only for
+ * a task that is exiting or dumping core, and put_task_stack() is not
+ * exported, so they are never filled (see docs/fields.md).
  */
-static int td_stat_fill_guarded(struct sk_buff *skb, struct td_task_ctx *ctx)
+#define TD_STAT_GUARDED							\
+	(TD_F(STAT, START_CODE) | TD_F(STAT, END_CODE) |			\
+	 TD_F(STAT, START_STACK) | TD_F(STAT, START_DATA) |			\
+	 TD_F(STAT, END_DATA) | TD_F(STAT, START_BRK) |			\
+	 TD_F(STAT, ARG_START) | TD_F(STAT, ARG_END) |			\
+	 TD_F(STAT, ENV_START) | TD_F(STAT, ENV_END) |			\
+	 TD_F(STAT, EXIT_CODE) | TD_F(STAT, WCHAN))
+#define TD_STAT_UNFILLED (TD_F(STAT, KSTK_ESP) | TD_F(STAT, KSTK_EIP))
+
+/*
+ * The guarded fields. For a task without an mm procfs shows zeros; so do
+ * we, with their bits set.
+ */
+static void td_stat_fill_guarded(struct task_diag_stat *s, struct td_task_ctx *ctx)
 {
 	struct task_struct *task = ctx->task;
 	struct mm_struct *mm = td_task_mm(ctx);
 	struct signal_struct *sig = task->signal;
-	int exit_code = task->exit_code;
-	bool wchan = false;
 
-	/*
-	 * procfs shows the stack and instruction pointers only for a task
-	 * that is exiting or dumping core; put_task_stack() is not exported,
-	 * so they read 0 here always (see docs/fields.md).
-	 */
 	if (!ctx->whole || get_nr_threads(task) < 2)
-		wchan = !task_is_running(task);
+		s->wchan = !task_is_running(task);
+	s->exit_code = task->exit_code;
 	if (ctx->whole && (READ_ONCE(sig->flags) & (SIGNAL_GROUP_EXIT | SIGNAL_STOP_STOPPED)))
-		exit_code = READ_ONCE(sig->group_exit_code);
-
-	if (td_stat_u64(skb, TASK_DIAG_A_STAT_START_CODE, mm ? mm->start_code : 0) ||
-	    td_stat_u64(skb, TASK_DIAG_A_STAT_END_CODE, mm ? mm->end_code : 0) ||
-	    td_stat_u64(skb, TASK_DIAG_A_STAT_START_STACK, mm ? mm->start_stack : 0) ||
-	    td_stat_u64(skb, TASK_DIAG_A_STAT_KSTK_ESP, 0) ||
-	    td_stat_u64(skb, TASK_DIAG_A_STAT_KSTK_EIP, 0) ||
-	    td_put_u8(skb, TASK_DIAG_A_STAT_WCHAN, wchan) ||
-	    td_stat_u64(skb, TASK_DIAG_A_STAT_START_DATA, mm ? mm->start_data : 0) ||
-	    td_stat_u64(skb, TASK_DIAG_A_STAT_END_DATA, mm ? mm->end_data : 0) ||
-	    td_stat_u64(skb, TASK_DIAG_A_STAT_START_BRK, mm ? mm->start_brk : 0) ||
-	    td_stat_u64(skb, TASK_DIAG_A_STAT_ARG_START, mm ? mm->arg_start : 0) ||
-	    td_stat_u64(skb, TASK_DIAG_A_STAT_ARG_END, mm ? mm->arg_end : 0) ||
-	    td_stat_u64(skb, TASK_DIAG_A_STAT_ENV_START, mm ? mm->env_start : 0) ||
-	    td_stat_u64(skb, TASK_DIAG_A_STAT_ENV_END, mm ? mm->env_end : 0) ||
-	    td_put_s32(skb, TASK_DIAG_A_STAT_EXIT_CODE, exit_code))
-		return -EMSGSIZE;
-	return 0;
+		s->exit_code = READ_ONCE(sig->group_exit_code);
+	if (mm) {
+		s->start_code = mm->start_code;
+		s->end_code = mm->end_code;
+		s->start_stack = mm->start_stack;
+		s->start_data = mm->start_data;
+		s->end_data = mm->end_data;
+		s->start_brk = mm->start_brk;
+		s->arg_start = mm->arg_start;
+		s->arg_end = mm->arg_end;
+		s->env_start = mm->env_start;
+		s->env_end = mm->env_end;
+	}
+	s->mask |= TD_STAT_GUARDED;
 }
 
 /**
- * td_stat_fill() - write the stat group of one task
- * @skb: the message, with the stat nest open
+ * td_stat_fill() - write the stat struct of one task
+ * @skb: the message
  * @ctx: the task
  *
  * As do_task_stat(): faults and times of the whole thread group (exited
  * threads included) for a process, of the thread alone for a thread.
- * Guarded fields are absent unless td_may_read() allows them.
+ * Guarded fields have their bits clear unless td_may_read() allows them.
  *
  * Return: 0, or -EMSGSIZE when @skb is full.
  */
@@ -189,44 +195,50 @@ static int td_stat_fill(struct sk_buff *skb, struct td_task_ctx *ctx)
 {
 	struct task_struct *task = ctx->task;
 	struct mm_struct *mm = td_task_mm(ctx);
+	struct task_diag_stat *s;
 	struct td_times tt;
-	u64 vsize = 0, rss = 0;
+
+	s = td_reserve(skb, TASK_DIAG_A_TASK_STAT, struct task_diag_stat);
+	if (!s)
+		return -EMSGSIZE;
 
 	td_read_times(ctx, &tt);
 	if (mm) {
-		vsize = (u64)mm->total_vm << PAGE_SHIFT;
-		rss = (u64)get_mm_rss(mm) << PAGE_SHIFT;
+		s->vsize = (u64)mm->total_vm << PAGE_SHIFT;
+		s->rss = (u64)get_mm_rss(mm) << PAGE_SHIFT;
 	}
-
-	if (td_stat_u64(skb, TASK_DIAG_A_STAT_MINFLT, tt.min_flt) ||
-	    td_stat_u64(skb, TASK_DIAG_A_STAT_CMINFLT, tt.cmin_flt) ||
-	    td_stat_u64(skb, TASK_DIAG_A_STAT_MAJFLT, tt.maj_flt) ||
-	    td_stat_u64(skb, TASK_DIAG_A_STAT_CMAJFLT, tt.cmaj_flt) ||
-	    td_stat_u64(skb, TASK_DIAG_A_STAT_UTIME, tt.utime) ||
-	    td_stat_u64(skb, TASK_DIAG_A_STAT_STIME, tt.stime) ||
-	    td_stat_u64(skb, TASK_DIAG_A_STAT_CUTIME, tt.cutime) ||
-	    td_stat_u64(skb, TASK_DIAG_A_STAT_CSTIME, tt.cstime) ||
-	    td_put_s32(skb, TASK_DIAG_A_STAT_PRIORITY, td_task_prio(task)) ||
-	    td_put_s32(skb, TASK_DIAG_A_STAT_NICE, task_nice(task)) ||
-	    td_stat_u64(skb, TASK_DIAG_A_STAT_VSIZE, vsize) ||
-	    td_stat_u64(skb, TASK_DIAG_A_STAT_RSS, rss) ||
-	    td_stat_u64(skb, TASK_DIAG_A_STAT_RSSLIM, task_rlimit(task, RLIMIT_RSS)) ||
-	    td_put_s32(skb, TASK_DIAG_A_STAT_EXIT_SIGNAL, task->exit_signal) ||
-	    td_put_u32(skb, TASK_DIAG_A_STAT_PROCESSOR, task_cpu(task)) ||
-	    td_put_u32(skb, TASK_DIAG_A_STAT_RT_PRIORITY, task->rt_priority) ||
-	    td_put_u32(skb, TASK_DIAG_A_STAT_POLICY, task->policy) ||
-	    td_stat_u64(skb, TASK_DIAG_A_STAT_BLKIO_DELAY, td_blkio_delay(task)) ||
-	    td_stat_u64(skb, TASK_DIAG_A_STAT_GUEST_TIME, tt.gtime) ||
-	    td_stat_u64(skb, TASK_DIAG_A_STAT_CGUEST_TIME, tt.cgtime))
-		return -EMSGSIZE;
+	s->minflt = tt.min_flt;
+	s->cminflt = tt.cmin_flt;
+	s->majflt = tt.maj_flt;
+	s->cmajflt = tt.cmaj_flt;
+	s->utime = tt.utime;
+	s->stime = tt.stime;
+	s->cutime = tt.cutime;
+	s->cstime = tt.cstime;
+	s->rsslim = task_rlimit(task, RLIMIT_RSS);
+	s->blkio_delay = td_blkio_delay(task);
+	s->guest_time = tt.gtime;
+	s->cguest_time = tt.cgtime;
+	s->priority = td_task_prio(task);
+	s->nice = task_nice(task);
+	s->exit_signal = task->exit_signal;
+	s->processor = task_cpu(task);
+	s->rt_priority = task->rt_priority;
+	s->policy = task->policy;
+	s->mask = TD_F_UPTO(STAT, WCHAN) & ~(TD_STAT_GUARDED | TD_STAT_UNFILLED);
 
 	if (td_may_read(ctx))
-		return td_stat_fill_guarded(skb, ctx);
+		td_stat_fill_guarded(s, ctx);
 	return 0;
+}
+
+static size_t td_stat_msg_size(void)
+{
+	return td_struct_msg_size(struct task_diag_stat);
 }
 
 const struct td_group td_stat_group = {
 	.show = TASK_DIAG_SHOW_STAT,
-	.attr = TASK_DIAG_A_TASK_STAT,
 	.fill = td_stat_fill,
+	.msg_size = td_stat_msg_size,
 };

@@ -8,48 +8,50 @@
 #include "compat.h"
 #include "task_diag.h"
 
+static_assert(sizeof(struct task_diag_statm) == TASK_DIAG_STATM_SIZE_VER0);
+static_assert(offsetof(struct task_diag_statm, size) == 8);
+static_assert(offsetof(struct task_diag_statm, dt) == 56);
+
 /**
- * td_statm_fill() - write the statm group of one task
- * @skb: the message, with the statm nest open
+ * td_statm_fill() - write the statm struct of one task
+ * @skb: the message
  * @ctx: the task
  *
  * The values of task_statm() (not exported), in bytes; zeros for a task
- * without an mm, as procfs shows. lib and dt are always 0 there too.
+ * without an mm, as procfs shows. procfs always prints lib and dt as 0:
+ * their bits stay clear.
  *
  * Return: 0, or -EMSGSIZE when @skb is full.
  */
 static int td_statm_fill(struct sk_buff *skb, struct td_task_ctx *ctx)
 {
 	struct mm_struct *mm = td_task_mm(ctx);
-	u64 size = 0, resident = 0, shared = 0, text = 0, data = 0;
+	struct task_diag_statm *s;
+	unsigned long shared;
 
+	s = td_reserve(skb, TASK_DIAG_A_TASK_STATM, struct task_diag_statm);
+	if (!s)
+		return -EMSGSIZE;
 	if (mm) {
 		shared = td_mm_counter(mm, MM_FILEPAGES) +
 			 td_mm_counter(mm, MM_SHMEMPAGES);
-		resident = shared + td_mm_counter(mm, MM_ANONPAGES);
-		text = (PAGE_ALIGN(mm->end_code) - (mm->start_code & PAGE_MASK)) >> PAGE_SHIFT;
-		data = mm->data_vm + mm->stack_vm;
-		size = mm->total_vm;
+		s->shared = (u64)shared << PAGE_SHIFT;
+		s->resident = (u64)(shared + td_mm_counter(mm, MM_ANONPAGES)) << PAGE_SHIFT;
+		s->text = PAGE_ALIGN(mm->end_code) - (mm->start_code & PAGE_MASK);
+		s->data = (u64)(mm->data_vm + mm->stack_vm) << PAGE_SHIFT;
+		s->size = (u64)mm->total_vm << PAGE_SHIFT;
 	}
-
-	if (td_put_u64(skb, TASK_DIAG_A_STATM_SIZE, size << PAGE_SHIFT,
-			      TASK_DIAG_A_STATM_PAD) ||
-	    td_put_u64(skb, TASK_DIAG_A_STATM_RESIDENT, resident << PAGE_SHIFT,
-			      TASK_DIAG_A_STATM_PAD) ||
-	    td_put_u64(skb, TASK_DIAG_A_STATM_SHARED, shared << PAGE_SHIFT,
-			      TASK_DIAG_A_STATM_PAD) ||
-	    td_put_u64(skb, TASK_DIAG_A_STATM_TEXT, text << PAGE_SHIFT,
-			      TASK_DIAG_A_STATM_PAD) ||
-	    td_put_u64(skb, TASK_DIAG_A_STATM_LIB, 0, TASK_DIAG_A_STATM_PAD) ||
-	    td_put_u64(skb, TASK_DIAG_A_STATM_DATA, data << PAGE_SHIFT,
-			      TASK_DIAG_A_STATM_PAD) ||
-	    td_put_u64(skb, TASK_DIAG_A_STATM_DT, 0, TASK_DIAG_A_STATM_PAD))
-		return -EMSGSIZE;
+	s->mask = TD_F_UPTO(STATM, DT) & ~(TD_F(STATM, LIB) | TD_F(STATM, DT));
 	return 0;
+}
+
+static size_t td_statm_msg_size(void)
+{
+	return td_struct_msg_size(struct task_diag_statm);
 }
 
 const struct td_group td_statm_group = {
 	.show = TASK_DIAG_SHOW_STATM,
-	.attr = TASK_DIAG_A_TASK_STATM,
 	.fill = td_statm_fill,
+	.msg_size = td_statm_msg_size,
 };

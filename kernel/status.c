@@ -7,8 +7,10 @@
  * status is per-task (the thread's own pending set, its own context switch
  * counts, ...) for /proc/PID and /proc/PID/task/TID alike, so the group
  * ignores ctx->whole. The Name, State, ids, Threads, Cap* and NS* lines
- * belong to other groups; VmSize is statm's SIZE. The Ngid line and the
- * Speculation_* lines have no attribute in the ABI.
+ * belong to other groups; VmSize is statm's size. The Ngid line and the
+ * Speculation_* lines have no field in the ABI. A field whose line procfs
+ * leaves out (Umask without fs, the memory lines without mm, the seccomp
+ * lines without the config) has its mask bit clear.
  */
 #include <linux/bitmap.h>
 #include <linux/cpumask.h>
@@ -28,15 +30,37 @@
 #include "compat.h"
 #include "task_diag.h"
 
-static int td_status_u64(struct sk_buff *skb, int attr, u64 val)
-{
-	return td_put_u64(skb, attr, val, TASK_DIAG_A_STATUS_PAD);
-}
+static_assert(sizeof(struct task_diag_status) == TASK_DIAG_STATUS_SIZE_VER0);
+static_assert(offsetof(struct task_diag_status, vm_peak) == 8);
+static_assert(offsetof(struct task_diag_status, nonvoluntary_ctxt_switches) == 184);
+static_assert(offsetof(struct task_diag_status, umask) == 192);
+static_assert(offsetof(struct task_diag_status, seccomp) == 211);
+
+/* The memory fields, filled for a task with an mm. */
+#define TD_STATUS_MM							\
+	(TD_F_UPTO(STATUS, VM_SWAP) | TD_F(STATUS, CORE_DUMPING) |		\
+	 TD_F(STATUS, THP_ENABLED) |						\
+	 (IS_ENABLED(CONFIG_HUGETLB_PAGE) ? TD_F(STATUS, HUGETLB_PAGES) : 0))
+
+/* The signal fields of task_sig(). */
+#define TD_STATUS_SIG							\
+	(TD_F(STATUS, SIGQ_LIMIT) | TD_F(STATUS, SIG_PENDING) |			\
+	 TD_F(STATUS, SIG_SHARED_PENDING) | TD_F(STATUS, SIG_BLOCKED) |		\
+	 TD_F(STATUS, SIG_IGNORED) | TD_F(STATUS, SIG_CAUGHT) |			\
+	 TD_F(STATUS, SIGQ_QUEUED))
+
+/* The fields every task has (task_seccomp() as configured). */
+#define TD_STATUS_ALWAYS						\
+	(TD_STATUS_SIG | TD_F(STATUS, VOLUNTARY_CTXT_SWITCHES) |		\
+	 TD_F(STATUS, NONVOLUNTARY_CTXT_SWITCHES) | TD_F(STATUS, FDSIZE) |	\
+	 TD_F(STATUS, NO_NEW_PRIVS) |						\
+	 (IS_ENABLED(CONFIG_SECCOMP) ? TD_F(STATUS, SECCOMP) : 0) |		\
+	 (IS_ENABLED(CONFIG_SECCOMP_FILTER) ? TD_F(STATUS, SECCOMP_FILTERS) : 0))
 
 /* A page count as the bytes it covers. */
-static int td_put_pages(struct sk_buff *skb, int attr, unsigned long pages)
+static u64 td_pages(unsigned long pages)
 {
-	return td_status_u64(skb, attr, (u64)pages << PAGE_SHIFT);
+	return (u64)pages << PAGE_SHIFT;
 }
 
 /*
@@ -55,35 +79,27 @@ static int td_put_bitmap(struct sk_buff *skb, int attr,
 }
 
 /* Umask and FDSize: the fs and files lookups of task_state(). */
-static int td_status_fs(struct sk_buff *skb, struct task_struct *task)
+static void td_status_fs(struct task_diag_status *s, struct task_struct *task)
 {
-	unsigned int max_fds = 0;
-	int umask = -1;
-
 	task_lock(task);
-	if (task->fs)
-		umask = task->fs->umask;
+	/* procfs leaves out the Umask line for a task without fs. */
+	if (task->fs) {
+		s->umask = task->fs->umask;
+		s->mask |= TD_F(STATUS, UMASK);
+	}
 	if (task->files) {
 		rcu_read_lock();
-		max_fds = files_fdtable(task->files)->max_fds;
+		s->fdsize = files_fdtable(task->files)->max_fds;
 		rcu_read_unlock();
 	}
 	task_unlock(task);
-
-	/* procfs leaves out the Umask line for a task without fs. */
-	if (umask >= 0 && td_put_u32(skb, TASK_DIAG_A_STATUS_UMASK, umask))
-		return -EMSGSIZE;
-	if (td_put_u32(skb, TASK_DIAG_A_STATUS_FDSIZE, max_fds))
-		return -EMSGSIZE;
-	return 0;
 }
 
 /* task_mem(), task_core_dumping() and task_thp_status(): tasks with an mm. */
-static int td_status_mm(struct sk_buff *skb, struct task_struct *task,
-			struct mm_struct *mm)
+static void td_status_mm(struct task_diag_status *s, struct task_struct *task,
+			 struct mm_struct *mm)
 {
-	unsigned long anon, file, shmem, rss, hwm, peak, exec, text;
-	bool thp = false;
+	unsigned long anon, file, shmem, rss, exec, text;
 
 	anon = td_mm_counter(mm, MM_ANONPAGES);
 	file = td_mm_counter(mm, MM_FILEPAGES);
@@ -91,45 +107,33 @@ static int td_status_mm(struct sk_buff *skb, struct task_struct *task,
 	rss = anon + file + shmem;
 
 	/* The high-water marks lag the current values, which may be higher. */
-	peak = max(mm->hiwater_vm, mm->total_vm);
-	hwm = max(mm->hiwater_rss, rss);
+	s->vm_peak = td_pages(max(mm->hiwater_vm, mm->total_vm));
+	s->vm_hwm = td_pages(max(mm->hiwater_rss, rss));
+	s->vm_lck = td_pages(mm->locked_vm);
+	s->vm_pin = td_pages(atomic64_read(&mm->pinned_vm));
+	s->vm_rss = td_pages(rss);
+	s->rss_anon = td_pages(anon);
+	s->rss_file = td_pages(file);
+	s->rss_shmem = td_pages(shmem);
+	s->vm_data = td_pages(mm->data_vm);
+	s->vm_stk = td_pages(mm->stack_vm);
 
 	/* VmExe: the page-aligned code range, at most the executable mappings. */
 	exec = mm->exec_vm << PAGE_SHIFT;
 	text = PAGE_ALIGN(mm->end_code) - (mm->start_code & PAGE_MASK);
 	text = min(text, exec);
-
-	if (td_put_pages(skb, TASK_DIAG_A_STATUS_VM_PEAK, peak) ||
-	    td_put_pages(skb, TASK_DIAG_A_STATUS_VM_LCK, mm->locked_vm) ||
-	    td_put_pages(skb, TASK_DIAG_A_STATUS_VM_PIN,
-			 atomic64_read(&mm->pinned_vm)) ||
-	    td_put_pages(skb, TASK_DIAG_A_STATUS_VM_HWM, hwm) ||
-	    td_put_pages(skb, TASK_DIAG_A_STATUS_VM_RSS, rss) ||
-	    td_put_pages(skb, TASK_DIAG_A_STATUS_RSS_ANON, anon) ||
-	    td_put_pages(skb, TASK_DIAG_A_STATUS_RSS_FILE, file) ||
-	    td_put_pages(skb, TASK_DIAG_A_STATUS_RSS_SHMEM, shmem) ||
-	    td_put_pages(skb, TASK_DIAG_A_STATUS_VM_DATA, mm->data_vm) ||
-	    td_put_pages(skb, TASK_DIAG_A_STATUS_VM_STK, mm->stack_vm) ||
-	    td_status_u64(skb, TASK_DIAG_A_STATUS_VM_EXE, text) ||
-	    td_status_u64(skb, TASK_DIAG_A_STATUS_VM_LIB, exec - text) ||
-	    td_status_u64(skb, TASK_DIAG_A_STATUS_VM_PTE, mm_pgtables_bytes(mm)) ||
-	    td_put_pages(skb, TASK_DIAG_A_STATUS_VM_SWAP,
-			 td_mm_counter(mm, MM_SWAPENTS)))
-		return -EMSGSIZE;
+	s->vm_exe = text;
+	s->vm_lib = exec - text;
+	s->vm_pte = mm_pgtables_bytes(mm);
+	s->vm_swap = td_pages(td_mm_counter(mm, MM_SWAPENTS));
 #ifdef CONFIG_HUGETLB_PAGE
 	/* hugetlb_report_usage() is not exported; it prints this counter. */
-	if (td_put_pages(skb, TASK_DIAG_A_STATUS_HUGETLB_PAGES,
-			 atomic_long_read(&mm->hugetlb_usage)))
-		return -EMSGSIZE;
+	s->hugetlb_pages = td_pages(atomic_long_read(&mm->hugetlb_usage));
 #endif
-
 	if (IS_ENABLED(CONFIG_TRANSPARENT_HUGEPAGE))
-		thp = !test_bit(MMF_DISABLE_THP, &mm->flags);
-	if (td_put_u8(skb, TASK_DIAG_A_STATUS_CORE_DUMPING,
-		       !!READ_ONCE(task->signal->core_state)) ||
-	    td_put_u8(skb, TASK_DIAG_A_STATUS_THP_ENABLED, thp))
-		return -EMSGSIZE;
-	return 0;
+		s->thp_enabled = !test_bit(MMF_DISABLE_THP, &mm->flags);
+	s->core_dumping = !!READ_ONCE(task->signal->core_state);
+	s->mask |= TD_STATUS_MM;
 }
 
 /* Mark in @ign and @cgt the signals whose action ignores or catches them. */
@@ -148,66 +152,44 @@ static void td_sig_actions(struct task_struct *task, sigset_t *ign,
 }
 
 /*
- * task_sig() without Threads. A task whose sighand is gone (it is being
- * reaped) reads as all zeros, as in procfs.
+ * task_sig() without Threads, under the siglock (td_fill_locked()). A task
+ * whose sighand is gone (it is being reaped) reads as all zeros, as in
+ * procfs.
  */
-static int td_status_sig(struct sk_buff *skb, struct task_struct *task)
+static void td_status_locked(struct td_task_ctx *ctx, void *st)
 {
-	sigset_t pnd, shd, blk, ign, cgt;
-	unsigned long flags, qlim = 0;
-	unsigned int queued = 0;
+	struct task_struct *task = ctx->task;
+	struct task_diag_status *s = st;
+	sigset_t ign, cgt;
 
 	/* A mask is sent as one u64: bit N-1 is signal N. */
 	BUILD_BUG_ON(_NSIG_WORDS != 1);
 
-	sigemptyset(&pnd);
-	sigemptyset(&shd);
-	sigemptyset(&blk);
 	sigemptyset(&ign);
 	sigemptyset(&cgt);
-
-	if (td_lock_sighand(task, &flags)) {
-		pnd = task->pending.signal;
-		shd = task->signal->shared_pending.signal;
-		blk = task->blocked;
-		td_sig_actions(task, &ign, &cgt);
-		/* The real uid's queued signals, as SigQ counts them. */
-		rcu_read_lock();
-		queued = get_rlimit_value(task_ucounts(task),
-					  UCOUNT_RLIMIT_SIGPENDING);
-		rcu_read_unlock();
-		qlim = task_rlimit(task, RLIMIT_SIGPENDING);
-		td_unlock_sighand(task, &flags);
-	}
-
-	if (td_put_u32(skb, TASK_DIAG_A_STATUS_SIGQ_QUEUED, queued) ||
-	    td_status_u64(skb, TASK_DIAG_A_STATUS_SIGQ_LIMIT, qlim) ||
-	    td_status_u64(skb, TASK_DIAG_A_STATUS_SIG_PENDING, pnd.sig[0]) ||
-	    td_status_u64(skb, TASK_DIAG_A_STATUS_SIG_SHARED_PENDING, shd.sig[0]) ||
-	    td_status_u64(skb, TASK_DIAG_A_STATUS_SIG_BLOCKED, blk.sig[0]) ||
-	    td_status_u64(skb, TASK_DIAG_A_STATUS_SIG_IGNORED, ign.sig[0]) ||
-	    td_status_u64(skb, TASK_DIAG_A_STATUS_SIG_CAUGHT, cgt.sig[0]))
-		return -EMSGSIZE;
-	return 0;
+	s->sig_pending = task->pending.signal.sig[0];
+	s->sig_shared_pending = task->signal->shared_pending.signal.sig[0];
+	s->sig_blocked = task->blocked.sig[0];
+	td_sig_actions(task, &ign, &cgt);
+	s->sig_ignored = ign.sig[0];
+	s->sig_caught = cgt.sig[0];
+	/* The real uid's queued signals, as SigQ counts them. */
+	rcu_read_lock();
+	s->sigq_queued = get_rlimit_value(task_ucounts(task), UCOUNT_RLIMIT_SIGPENDING);
+	rcu_read_unlock();
+	s->sigq_limit = task_rlimit(task, RLIMIT_SIGPENDING);
 }
 
 /* task_seccomp() without the Speculation_* lines. */
-static int td_status_seccomp(struct sk_buff *skb, struct task_struct *task)
+static void td_status_seccomp(struct task_diag_status *s, struct task_struct *task)
 {
-	if (td_put_u8(skb, TASK_DIAG_A_STATUS_NO_NEW_PRIVS,
-		       task_no_new_privs(task)))
-		return -EMSGSIZE;
+	s->no_new_privs = task_no_new_privs(task);
 #ifdef CONFIG_SECCOMP
-	if (td_put_u8(skb, TASK_DIAG_A_STATUS_SECCOMP,
-		       READ_ONCE(task->seccomp.mode)))
-		return -EMSGSIZE;
+	s->seccomp = READ_ONCE(task->seccomp.mode);
 #ifdef CONFIG_SECCOMP_FILTER
-	if (td_put_u32(skb, TASK_DIAG_A_STATUS_SECCOMP_FILTERS,
-			atomic_read(&task->seccomp.filter_count)))
-		return -EMSGSIZE;
+	s->seccomp_filters = atomic_read(&task->seccomp.filter_count);
 #endif
 #endif
-	return 0;
 }
 
 /*
@@ -217,7 +199,7 @@ static int td_status_seccomp(struct sk_buff *skb, struct task_struct *task)
  */
 static int td_status_cpus(struct sk_buff *skb, struct task_struct *task)
 {
-	return td_put_bitmap(skb, TASK_DIAG_A_STATUS_CPUS_ALLOWED,
+	return td_put_bitmap(skb, TASK_DIAG_A_TASK_CPUS_ALLOWED,
 			     cpumask_bits(&task->cpus_mask), nr_cpu_ids);
 }
 
@@ -230,7 +212,7 @@ static int td_status_cpus(struct sk_buff *skb, struct task_struct *task)
  */
 static int td_status_mems(struct sk_buff *skb, struct task_struct *task)
 {
-	u32 *words = td_attr_reserve(skb, TASK_DIAG_A_STATUS_MEMS_ALLOWED,
+	u32 *words = td_attr_reserve(skb, TASK_DIAG_A_TASK_MEMS_ALLOWED,
 				     BITS_TO_U32(nr_node_ids) * sizeof(u32));
 
 	if (!words)
@@ -250,58 +232,55 @@ static int td_status_mems(struct sk_buff *skb, struct task_struct *task)
 #endif
 
 /**
- * td_status_fill() - write the TASK_DIAG_A_STATUS_* attributes of a task
- * @skb: the reply, with the TASK_DIAG_A_TASK_STATUS nest open
+ * td_status_fill() - write the status struct and bitmaps of a task
+ * @skb: the reply
  * @ctx: the task being written
  *
  * Values are those /proc/PID/status shows, sizes in bytes. The memory
- * attributes (Vm*, Rss*, HugetlbPages, CoreDumping, THP_enabled) are sent
+ * fields (Vm*, Rss*, HugetlbPages, CoreDumping, THP_enabled) are filled
  * only for a task with an mm, and Umask only for a task with an fs, as
  * procfs prints those lines. /proc/PID/status needs no permission, so
  * nothing here is guarded.
  *
- * Context: process context, no locks held; takes task_lock() and the
- * task's siglock briefly.
+ * Context: process context, no locks held; takes task_lock() briefly. The
+ * signal fields are filled by td_status_locked().
  * Return: 0, or -EMSGSIZE when @skb is full.
  */
 static int td_status_fill(struct sk_buff *skb, struct td_task_ctx *ctx)
 {
 	struct task_struct *task = ctx->task;
 	struct mm_struct *mm = td_task_mm(ctx);
-	int err;
+	struct task_diag_status *s;
 
-	err = td_status_fs(skb, task);
-	if (err)
-		return err;
-	if (mm) {
-		err = td_status_mm(skb, task, mm);
-		if (err)
-			return err;
-	}
-	err = td_status_sig(skb, task);
-	if (err)
-		return err;
-	err = td_status_seccomp(skb, task);
-	if (err)
-		return err;
-	err = td_status_cpus(skb, task);
-	if (err)
-		return err;
-	err = td_status_mems(skb, task);
-	if (err)
-		return err;
-
+	s = td_reserve(skb, TASK_DIAG_A_TASK_STATUS, struct task_diag_status);
+	if (!s)
+		return -EMSGSIZE;
+	ctx->st = s;
+	s->mask = TD_STATUS_ALWAYS;
+	td_status_fs(s, task);
+	if (mm)
+		td_status_mm(s, task, mm);
+	td_status_seccomp(s, task);
 	/* task_context_switch_counts(): the task's own, also for /proc/PID. */
-	if (td_status_u64(skb, TASK_DIAG_A_STATUS_VOLUNTARY_CTXT_SWITCHES,
-		       READ_ONCE(task->nvcsw)) ||
-	    td_status_u64(skb, TASK_DIAG_A_STATUS_NONVOLUNTARY_CTXT_SWITCHES,
-		       READ_ONCE(task->nivcsw)))
+	s->voluntary_ctxt_switches = READ_ONCE(task->nvcsw);
+	s->nonvoluntary_ctxt_switches = READ_ONCE(task->nivcsw);
+
+	if (td_status_cpus(skb, task) || td_status_mems(skb, task))
 		return -EMSGSIZE;
 	return 0;
 }
 
+/* The struct and the two bitmaps, nr_cpu_ids and at most nr_node_ids bits. */
+static size_t td_status_msg_size(void)
+{
+	return td_struct_msg_size(struct task_diag_status) +
+	       nla_total_size(BITS_TO_U32(nr_cpu_ids) * sizeof(u32)) +
+	       nla_total_size(BITS_TO_U32(nr_node_ids) * sizeof(u32));
+}
+
 const struct td_group td_status_group = {
 	.show = TASK_DIAG_SHOW_STATUS,
-	.attr = TASK_DIAG_A_TASK_STATUS,
 	.fill = td_status_fill,
+	.locked = td_status_locked,
+	.msg_size = td_status_msg_size,
 };

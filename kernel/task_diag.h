@@ -6,12 +6,14 @@
 #ifndef _TASK_DIAG_INTERNAL_H
 #define _TASK_DIAG_INTERNAL_H
 
+#include <linux/bits.h>
 #include <linux/cred.h>
 #include <linux/pid.h>
 #include <linux/sched.h>
 #include <linux/skbuff.h>
 #include <net/netlink.h>
 
+#include <linux/task_diag.h>
 #include "compat.h"
 
 /**
@@ -103,6 +105,7 @@ struct td_view {
  * @known: bit i set: @ok's bit i holds whether @view->who[i] passes the
  *         procfs ptrace read check for @task
  * @ok: see @known
+ * @st: the struct the last td_group::fill reserved, or NULL
  */
 struct td_task_ctx {
 	const struct td_subject *subj;
@@ -113,6 +116,7 @@ struct td_task_ctx {
 	bool mm_done;
 	u8 known;
 	u8 ok;
+	void *st;
 };
 
 /**
@@ -128,28 +132,38 @@ enum td_vis {
 };
 
 /**
- * struct td_group - one reply group (a nest in the task message)
+ * struct td_group - one reply group with a struct
  * @show: its TASK_DIAG_SHOW_* bit
- * @attr: its TASK_DIAG_A_TASK_* attribute
- * @flat: @attr is not a nest: @fill writes it itself
- * @fill: write the group's attributes into the open nest (or, if @flat,
- *        write @attr). Called in
- *        process context without locks held; may sleep. Returns 0,
- *        -EMSGSIZE when @skb is full, or -ENOENT to omit the whole nest
- *        (e.g. a guarded group the requester may not see).
+ * @fill: write the group's attributes: its struct (TASK_DIAG_A_TASK_<G>,
+ *        reserved with td_reserve(), its address left in ctx->st) and its
+ *        variable-length attributes. Called in process context without
+ *        locks held; may sleep. Returns 0, -EMSGSIZE when @skb is full,
+ *        -ENOENT to leave the group out (e.g. a guarded group the
+ *        requester may not see: nothing of it may have been written then),
+ *        or -ESRCH to skip the task. On any error but -ENOENT the caller
+ *        cancels the message.
+ * @locked: optional: fill the fields procfs reads under the task's siglock
+ *          into @st, the struct @fill reserved. Called after every @fill,
+ *          in one siglock section for all groups, if the task still has a
+ *          sighand; must not sleep.
+ * @msg_size: the most room @fill takes in a message, attribute headers
+ *            and padding included (sizes a do reply)
  */
 struct td_group {
 	u32 show;
-	int attr;
-	bool flat;
 	int (*fill)(struct sk_buff *skb, struct td_task_ctx *ctx);
+	void (*locked)(struct td_task_ctx *ctx, void *st);
+	size_t (*msg_size)(void);
 };
+
+/* The room of a struct attribute, with the pad attribute it may need. */
+#define td_struct_msg_size(type) nla_total_size_64bit(sizeof(type))
 
 /*
  * Attribute writers for the per-task hot path. nla_put() and friends are
  * out-of-line calls that each re-check the room, call skb_put() and then
- * memset() the padding and memcpy() the value; a full dump writes ~90
- * attributes per task through them. These do the same with one inline
+ * memset() the padding and memcpy() the value; the pids and the
+ * variable-length attributes go through these instead: one inline
  * tailroom test and direct stores. A dump skb is linear; for a non-linear
  * one skb_tailroom() is 0 and they report -EMSGSIZE.
  *
@@ -172,14 +186,19 @@ static __always_inline void *td_attr_reserve(struct sk_buff *skb, int type, int 
 	return nla_data(nla);
 }
 
-static __always_inline int td_put_u8(struct sk_buff *skb, int type, u8 v)
+/*
+ * Cut the last attribute of @skb, @nla (from td_attr_reserve()), to a
+ * payload of @len bytes, at most the one it was reserved with, and zero
+ * its new padding.
+ */
+static inline void td_attr_shrink(struct sk_buff *skb, struct nlattr *nla, int len)
 {
-	u8 *d = td_attr_reserve(skb, type, sizeof(v));
+	int cut = nla_total_size(nla_len(nla)) - nla_total_size(len);
 
-	if (!d)
-		return -EMSGSIZE;
-	*d = v;
-	return 0;
+	nla->nla_len = nla_attr_size(len);
+	skb->tail -= cut;
+	skb->len -= cut;
+	memset((char *)nla + nla->nla_len, 0, nla_padlen(len));
 }
 
 static __always_inline int td_put_u32(struct sk_buff *skb, int type, u32 v)
@@ -189,28 +208,6 @@ static __always_inline int td_put_u32(struct sk_buff *skb, int type, u32 v)
 	if (!d)
 		return -EMSGSIZE;
 	put_unaligned(v, (u32 *)d);
-	return 0;
-}
-
-static __always_inline int td_put_s32(struct sk_buff *skb, int type, s32 v)
-{
-	return td_put_u32(skb, type, (u32)v);
-}
-
-/*
- * A u64 needs no alignment where unaligned access is efficient (x86,
- * arm64); elsewhere nla_put_64bit() inserts the @pad attribute.
- */
-static __always_inline int td_put_u64(struct sk_buff *skb, int type, u64 v, int pad)
-{
-	void *d;
-
-	if (nla_need_padding_for_64bit(skb))
-		return nla_put_64bit(skb, type, sizeof(v), &v, pad);
-	d = td_attr_reserve(skb, type, sizeof(v));
-	if (!d)
-		return -EMSGSIZE;
-	put_unaligned(v, (u64 *)d);
 	return 0;
 }
 
@@ -228,13 +225,38 @@ static __always_inline int td_put_strn(struct sk_buff *skb, int type, const char
 	return 0;
 }
 
-/* nla_nest_start() without the call; close it with nla_nest_end(). */
-static __always_inline struct nlattr *td_nest_start(struct sk_buff *skb, int type)
-{
-	void *d = td_attr_reserve(skb, type | NLA_F_NESTED, 0);
+/* The mask bit of a struct field: TD_F(STAT, MINFLT). */
+#define TD_F(group, field)	BIT_ULL(TASK_DIAG_##group##_F_##field)
+/* The mask bits 0..@last: TD_F_UPTO(BASE, STATE). */
+#define TD_F_UPTO(group, last)	GENMASK_ULL(TASK_DIAG_##group##_F_##last, 0)
 
-	return d ? (struct nlattr *)((char *)d - NLA_HDRLEN) : NULL;
+/**
+ * td_struct_reserve() - reserve a group's struct as one attribute
+ * @skb: the message
+ * @attr: its TASK_DIAG_A_TASK_* attribute
+ * @size: sizeof the struct (a multiple of 8)
+ *
+ * The payload is 8-aligned where unaligned access is slow (a
+ * TASK_DIAG_A_TASK_PAD attribute goes before it then), else 4-aligned, as
+ * inet_diag reserves tcp_info; the fill writes its members in place. It is
+ * zeroed, so every byte that reaches user space was written: a field left
+ * unfilled, and the __reserved members, read 0, their mask bits clear.
+ *
+ * Return: the payload, or NULL when @skb is full.
+ */
+static __always_inline void *td_struct_reserve(struct sk_buff *skb, int attr, int size)
+{
+	struct nlattr *nla = nla_reserve_64bit(skb, attr, size, TASK_DIAG_A_TASK_PAD);
+	void *p;
+
+	if (!nla)
+		return NULL;
+	p = nla_data(nla);
+	memset(p, 0, size);
+	return p;
 }
+
+#define td_reserve(skb, attr, type) ((type *)td_struct_reserve(skb, attr, sizeof(type)))
 
 extern const struct td_group td_base_group;
 extern const struct td_group td_stat_group;
@@ -242,7 +264,9 @@ extern const struct td_group td_statm_group;
 extern const struct td_group td_io_group;
 extern const struct td_group td_status_group;
 extern const struct td_group td_cred_group;
-extern const struct td_group td_cmdline_group;
+
+int td_cmdline_fill(struct sk_buff *skb, struct td_task_ctx *ctx);
+size_t td_cmdline_msg_size(void);
 
 extern bool td_ptrace_cap_only;
 

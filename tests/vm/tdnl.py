@@ -2,10 +2,20 @@
 """A small task_diag client written from the ABI alone, in pure Python.
 
 It shares no code with the module or with libtaskdiag: it reads the
-attribute numbers and types out of include/uapi/linux/task_diag.h, speaks
-generic netlink over a raw socket and decodes replies by hand, so the
-integration tests can hold the module against /proc with an independent
-oracle on both sides.
+attribute numbers and types, and the layout of the group structs, out of
+include/uapi/linux/task_diag.h, speaks generic netlink over a raw socket and
+decodes replies by hand, so the integration tests can hold the module
+against /proc with an independent oracle on both sides.
+
+A task decodes to {"pid", "tgid", "base": {...}, "stat": {...}, ...,
+"cmdline": bytes, "cmdline_len"}: each group struct becomes a dict of the
+fields whose mask bit is set (a field withheld or not filled is absent),
+and the variable-length attributes that go with a group are put in its
+dict (comm in base, cpus_allowed and mems_allowed in status, groups in
+cred). The decoder is strict, since it is built from the same header as
+the module: a struct of any size but its VER0 size, a mask bit with no
+field, a field with its bit clear that is not zero, or __reserved bytes
+that are not zero make it raise ValueError.
 """
 import errno
 import os
@@ -29,8 +39,70 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 HEADER = os.path.join(HERE, "..", "..", "include", "uapi", "linux", "task_diag.h")
 
 
+# Member types of the structs: struct format and alignment.
+CTYPES = {"__u8": "B", "char": "B", "__u16": "H", "__u32": "I", "__s32": "i",
+          "__u64": "Q", "__s64": "q"}
+
+
+class Struct:
+    """The layout of one struct task_diag_<group>, computed from the header
+    with the C rules (natural alignment), and the mask bit of each field."""
+
+    def __init__(self, name, body, consts, enums):
+        self.name = name
+        self.fields = []  # (name, offset, fmt, bit or None for __reserved)
+        off = align = 0
+        for ctype, fname, count in re.findall(r"^\s*(\w+)\s+(\w+)(?:\[(\d+)\])?;", body, re.M):
+            fmt = CTYPES[ctype]
+            size = struct.calcsize("=" + fmt)
+            off = (off + size - 1) // size * size
+            align = max(align, size)
+            n = int(count) if count else 1
+            fmt = "%ds" % n if count else fmt
+            bit = None
+            if not fname.startswith("__") and self.fields:
+                bit = enums["TASK_DIAG_%s_F_%s" % (name.upper(), fname.upper())]
+            self.fields.append((fname, off, fmt, bit))
+            off += size * n
+        self.size = (off + align - 1) // align * align
+        self.ver0 = consts["TASK_DIAG_%s_SIZE_VER0" % name.upper()]
+        if self.size != self.ver0:
+            raise ValueError("struct task_diag_%s: %d bytes, SIZE_VER0 %d"
+                             % (name, self.size, self.ver0))
+        if self.fields[0][:2] != ("mask", 0) or self.fields[0][2] != "Q":
+            raise ValueError("struct task_diag_%s does not start with __u64 mask" % name)
+        self.known = sum(1 << b for _, _, _, b in self.fields[1:] if b is not None)
+
+    def problems(self, data):
+        """What is wrong with a payload: a list of texts (empty if nothing)."""
+        if len(data) != self.size:
+            return ["%s: %d bytes, want %d (VER0)" % (self.name, len(data), self.size)]
+        out = []
+        mask = struct.unpack_from("=Q", data)[0]
+        if mask & ~self.known:
+            out.append("%s: mask %#x has bits with no field (%#x)"
+                       % (self.name, mask, mask & ~self.known))
+        for fname, off, fmt, bit in self.fields[1:]:
+            raw = data[off:off + struct.calcsize("=" + fmt)]
+            if (bit is None or not mask >> bit & 1) and any(raw):
+                out.append("%s.%s: %s but bytes %s" % (
+                    self.name, fname, "reserved" if bit is None else "mask bit clear",
+                    raw.hex()))
+        return out
+
+    def decode(self, data):
+        """The fields whose bit is set; ValueError if the payload is wrong."""
+        bad = self.problems(data)
+        if bad:
+            raise ValueError("; ".join(bad))
+        mask = struct.unpack_from("=Q", data)[0]
+        return {fname: struct.unpack_from("=" + fmt, data, off)[0]
+                for fname, off, fmt, bit in self.fields[1:]
+                if bit is not None and mask >> bit & 1}
+
+
 class ABI:
-    """Names, values and types parsed from the uapi header."""
+    """Names, values, types and struct layouts parsed from the uapi header."""
 
     def __init__(self, path=HEADER):
         text = open(path).read()
@@ -51,15 +123,21 @@ class ABI:
                 a = re.match(r"TASK_DIAG_A_([A-Z]+)_(\w+)", name)
                 if a:
                     kind = "pad" if a.group(2) == "PAD" else re.split(r"[\s,:]", comment or "?")[0]
+                    if re.search(r"\bstruct task_diag_\w+", comment or ""):
+                        kind = "struct"
                     self.sets.setdefault(a.group(1), {})[val] = (a.group(2).lower(), kind)
+        self.structs = {}
+        for name, body in re.findall(r"struct\s+task_diag_(\w+)\s*\{(.*?)\};", text, re.S):
+            self.structs[name] = Struct(name, body, self.consts, self.enums)
 
     def attr(self, set_, name):
         return self.enums["TASK_DIAG_A_%s_%s" % (set_, name.upper())]
 
 
 abi = ABI()
-NEST_SETS = {"base": "BASE", "stat": "STAT", "statm": "STATM", "io": "IO",
-             "status": "STATUS", "cred": "CRED"}
+# The variable-length attributes that go with a group, decoded into its dict.
+WITH_GROUP = {"comm": "base", "cpus_allowed": "status", "mems_allowed": "status",
+              "groups": "cred"}
 
 
 def nla(atype, payload):
@@ -79,24 +157,29 @@ def parse_attrs(buf):
 
 
 def decode(set_, payload):
-    """Decode the attributes of one set into {name: value}."""
+    """Decode the attributes of one set into {name: value} (see the top)."""
     fmt = {"u8": "=B", "u32": "=I", "s32": "=i", "u64": "=Q"}
-    res = {}
+    res, seen = {}, set()
     for at, data in parse_attrs(payload):
         name, kind = abi.sets[set_].get(at, (None, None))
         if name is None or kind == "pad":
             continue
+        if name in seen:
+            raise ValueError("%s.%s twice" % (set_, name))
+        seen.add(name)
         if kind in fmt:
             if len(data) != struct.calcsize(fmt[kind]):
                 raise ValueError("%s.%s: %d bytes for %s" % (set_, name, len(data), kind))
             res[name] = struct.unpack(fmt[kind], data)[0]
         elif kind == "string":
             res[name] = data.split(b"\0", 1)[0].decode(errors="replace")
-        elif kind == "nest":
-            sub = name if name in NEST_SETS else None
-            res[name] = decode(NEST_SETS[sub], data) if sub else data
+        elif kind == "struct":
+            res[name] = abi.structs[name].decode(data)
         else:
             res[name] = bytes(data)
+    for name, group in WITH_GROUP.items():
+        if name in res and group in res:
+            res[group][name] = res.pop(name)
     return res
 
 
@@ -117,6 +200,9 @@ class Client:
         self.max_datagram = 0
         self.seq = 0
         self.family, self.version = self._resolve(abi.consts["TASK_DIAG_FAMILY_NAME"])
+        if self.version != abi.consts["TASK_DIAG_FAMILY_VERSION"]:
+            raise ValueError("task_diag family version %s, this client speaks %d"
+                             % (self.version, abi.consts["TASK_DIAG_FAMILY_VERSION"]))
 
     def close(self):
         self.sock.close()
@@ -194,7 +280,8 @@ class Client:
             if val is not None:
                 payload += nla(abi.enums["TASK_DIAG_A_TASK_" + name], struct.pack("=I", val))
         flags = NLM_F_REQUEST | NLM_F_ACK | (NLM_F_DUMP if dump else 0)
-        return self.send(self.family, flags, abi.enums["TASK_DIAG_CMD_GET"], 1, payload)
+        return self.send(self.family, flags, abi.enums["TASK_DIAG_CMD_GET"],
+                         abi.consts["TASK_DIAG_FAMILY_VERSION"], payload)
 
     def request(self, scope=None, pid=None, show=None, dump=True, raw_attrs=b"",
                 procfs_fd=None):

@@ -13,7 +13,9 @@ negative errno and, wherever the kernel is able to give one, a non-empty
 extack message saying what was wrong. Then it sends 1,000 seeded random
 garbage requests, each of which must get an error or a well-formed reply
 within 10 s, and after each phase a valid dump of all processes must still
-list this process.
+list this process. Every reply, whole dumps of all processes and all threads
+included, is checked to carry each group struct at exactly its VER0 size,
+with its __reserved bytes and every field whose mask bit is clear zero.
 
 Any failure is a bug: a malformed request that is accepted, or refused with
 another errno, breaks the ABI's promise that bad input is rejected with a
@@ -295,7 +297,10 @@ def policy_cases():
         ("reply-only attribute tgid in a request",
          a_scope(task) + a_pid(os.getpid()) + tdnl.nla(tdnl.abi.enums["TASK_DIAG_A_TASK_TGID"],
                                                        u32(os.getpid())), errno.EINVAL, True),
-        ("reply-only nest base in a request",
+        ("reply-only struct base in a request",
+         tdnl.nla(tdnl.abi.enums["TASK_DIAG_A_TASK_BASE"], bytes(tdnl.abi.structs["base"].size)),
+         errno.EINVAL, True),
+        ("reply-only base with NLA_F_NESTED in a request",
          tdnl.nla(tdnl.abi.enums["TASK_DIAG_A_TASK_BASE"] | NLA_F_NESTED, b""), errno.EINVAL, True),
         ("unknown attribute type 0x3fff", tdnl.nla(0x3FFF, b""), errno.EINVAL, True),
         ("valid attributes then unknown type",
@@ -425,6 +430,71 @@ def run_cases(r, tid):
                    payload=a_scope(sc["threads"]) + a_pid(me))
 
 
+def struct_checks(r):
+    """Every struct in a dump: exactly VER0 bytes, reserved bytes and the
+    fields whose mask bit is clear zero, no mask bit without a field, each
+    group asked for present (io only where permitted)."""
+    a_type = {tdnl.abi.enums["TASK_DIAG_A_TASK_" + n.upper()]: n for n in tdnl.abi.structs}
+    for scope in ("all_processes", "all_threads"):
+        for show_name, show in (("all groups", SHOW_ALL),
+                                ("stat alone", tdnl.SHOW["stat"])):
+            rep = r.conn.exchange(payload=a_scope(SCOPE[scope]) + a_show(show))
+            name = "struct sizes and zero bytes, scope %s, %s" % (scope, show_name)
+            if rep.hang or rep.bad or rep.errno:
+                r.result(name, False, "dump failed: errno %s %s" % (ename(rep.errno), rep.bad))
+                continue
+            problems, structs, io = [], 0, 0
+            want = {n for n in tdnl.abi.structs if show & tdnl.SHOW[n] and n != "io"}
+            for m in rep.msgs:
+                got, pid = [], None
+                for at, data in tdnl.parse_attrs(m[4:]):
+                    if at == A_PID:
+                        pid = struct.unpack("=I", data)[0]
+                    if at not in a_type:
+                        continue
+                    got.append(a_type[at])
+                    structs += 1
+                    problems += ["pid %s: %s" % (pid, p)
+                                 for p in tdnl.abi.structs[a_type[at]].problems(data)]
+                io += got.count("io")
+                if sorted(got) != sorted(set(got)) or not want <= set(got):
+                    problems.append("pid %s: structs %s, want each of %s once"
+                                    % (pid, got, sorted(want)))
+                if not show & tdnl.SHOW["io"] and "io" in got:
+                    problems.append("pid %s: io not asked for" % pid)
+            if show & tdnl.SHOW["io"] and not io:
+                problems.append("no task carried io")
+            for p in problems[:20]:
+                print("  " + p)
+            r.result(name, not problems and len(rep.msgs) > 0,
+                     "%d tasks, %d structs, %d problems" % (len(rep.msgs), structs, len(problems)))
+
+
+def threads_scope_checks(r):
+    """The threads scope lists exactly /proc/self/task, for a process of a
+    few threads (the module walks its thread list) and of 300 (it walks
+    the namespace's pids)."""
+    me = os.getpid()
+    stop = threading.Event()
+    extra = []
+    for want in (0, 300):
+        old = threading.stack_size(64 * 1024)
+        while len(extra) < want:
+            t = threading.Thread(target=stop.wait, daemon=True)
+            t.start()
+            extra.append(t)
+        threading.stack_size(old)
+        listed = sorted(int(x) for x in os.listdir("/proc/self/task"))
+        r.expect_tasks("scope threads of a process with %d threads [dump]" % len(listed),
+                       lambda ts: None if [t["pid"] for t in ts] == listed
+                       and all(t["tgid"] == me for t in ts)
+                       else "want %s, got %s" % (listed, [t["pid"] for t in ts]),
+                       payload=a_scope(SCOPE["threads"]) + a_pid(me) + a_show(tdnl.SHOW["base"]))
+    stop.set()
+    for t in extra:
+        t.join()
+
+
 def fuzz_attr(rng, me, tid):
     """One attribute, sometimes plausible, often not."""
     roll = rng.random()
@@ -530,6 +600,8 @@ def main():
           % (os.getpid(), tid, os.getuid(), r.conn.family), flush=True)
     try:
         r.valid_dump("valid dump before the bad requests")
+        struct_checks(r)
+        threads_scope_checks(r)
         run_cases(r, tid)
         r.valid_dump("valid dump after the bad requests")
         fuzz(r, tid)

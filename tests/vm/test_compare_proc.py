@@ -12,7 +12,10 @@ the module (or in this oracle). Fixture tasks must match on every field;
 tasks the system runs by itself may differ only in state, processor and
 wchan, which move on their own. Guarded fields (io, addresses, wchan,
 exit code) must be present exactly when procfs lets the caller read
-/proc/PID/io, and absent otherwise.
+/proc/PID/io, and absent otherwise. Fields the module never fills (statm's
+lib and dt, which procfs always prints as 0; kstk_esp and kstk_eip, which
+procfs fills only for a task exiting or dumping core) must be absent: their
+mask bit clear and their bytes zero (tdnl checks the bytes).
 
 Usage: test_compare_proc.py SCOPE   (all_processes, all_threads, task,
 threads, children)
@@ -34,6 +37,8 @@ GUARDED_STAT = {"start_code", "end_code", "start_stack", "kstk_esp", "kstk_eip",
 PF_KTHREAD = 0x00200000
 VOLATILE = {"state", "processor", "wchan"}
 CMDLINE_CAP = 4096
+# Never filled by the module: absent whatever procfs prints.
+NOT_FILLED = {("statm", "lib"), ("statm", "dt"), ("stat", "kstk_esp"), ("stat", "kstk_eip")}
 REFUSED = set()  # tasks whose io procfs refused the caller
 
 
@@ -154,6 +159,11 @@ def compare(pid, nl, before, after, fixture, errors):
             errors.append("%d: group %s missing" % (pid, grp))
             continue
         for name in sorted(set(b) | set(n)):
+            if (grp, name) in NOT_FILLED:
+                if name in n:
+                    errors.append("%d: %s.%s = %r sent, the module never fills it"
+                                  % (pid, grp, name, n[name]))
+                continue
             if grp == "stat" and name in GUARDED_STAT and not stat_ok:
                 if name in n and stat_ok is False:
                     errors.append("%d: guarded stat.%s sent to a caller procfs refuses" % (pid, name))

@@ -9,7 +9,10 @@ Runs in the guest as root. What would be a bug:
 - a 1 MiB reader not getting batches (several tasks per datagram);
 - a task with a 5000-byte command line and 1100 supplementary groups
   missing from a dump of every group, or its cmdline not capped at 4096
-  bytes, or ngroups not 1100 with the first 1024 groups sent;
+  bytes with cmdline_len its whole length (as /proc/PID/cmdline reads it),
+  or cmdline_len sent with a cmdline that was not cut, or a do of that task
+  with every group failing or differing from the dump, or ngroups not 1100
+  with the first 1024 groups sent;
 - the kernel logging anything (scripts/vm-run fails the run then) when a
   socket is closed mid-dump, a reader is killed mid-dump, or two threads
   read one socket.
@@ -77,9 +80,30 @@ def main():
             cmd, cred = r.get("cmdline", b""), r.get("cred", {})
             gl = [int.from_bytes(cred.get("groups", b"")[i:i + 4], "little")
                   for i in range(0, len(cred.get("groups", b"")), 4)]
-            ok = (len(cmd) == 4096 and cred.get("ngroups") == 1100 and gl == list(range(1, 1025)))
-            detail = "cmdline %d bytes, ngroups %s, %d groups sent" % (len(cmd), cred.get("ngroups"), len(gl))
+            whole = open("/proc/%d/cmdline" % big.pid, "rb").read()
+            ok = (len(cmd) == 4096 and cmd == whole[:4096] and len(whole) > 5000
+                  and r.get("cmdline_len") == len(whole)
+                  and cred.get("ngroups") == 1100 and gl == list(range(1, 1025)))
+            detail = "cmdline %d bytes, cmdline_len %s (procfs %d), ngroups %s, %d groups sent" % (
+                len(cmd), r.get("cmdline_len"), len(whole), cred.get("ngroups"), len(gl))
         check("a task with a 5000-byte cmdline and 1100 groups", ok, detail)
+        # A do reply is sized from what it asks for: the largest task must fit.
+        c = tdnl.Client(rcvbuf=1 << 16)
+        try:
+            one = c.request(scope=tdnl.SCOPE["task"], pid=big.pid, show=tdnl.SHOW_ALL, dump=False)
+            same = (rec and len(one) == 1 and one[0].get("cmdline") == rec[0].get("cmdline")
+                    and one[0]["cred"].get("groups") == rec[0]["cred"].get("groups")
+                    and one[0].get("cmdline_len") == rec[0].get("cmdline_len"))
+            detail = "%d replies" % len(one)
+        except OSError as e:
+            same, detail = False, str(e)
+        c.close()
+        check("a do of that task with every group carries the same cmdline and groups",
+              same, detail)
+        # cmdline_len goes with a cmdline cut at 4096 bytes, and only with one.
+        bad = [t["pid"] for t in mid if "cmdline_len" in t and not (
+            len(t.get("cmdline", b"")) == 4096 and t["cmdline_len"] > 4096)]
+        check("cmdline_len only with a cut cmdline", not bad, "wrong for %s" % bad)
 
         # A socket closed mid-dump, by many readers in a row.
         for _ in range(200):
