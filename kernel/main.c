@@ -29,24 +29,8 @@ static const struct td_group *const td_groups[] = {
 	&td_cred_group,
 };
 
-static struct netlink_range_validation td_pid_range = {
-	.min = 1,
-	.max = PID_MAX_LIMIT,
-};
-
-static struct netlink_range_validation td_fd_range = {
-	.min = 0,
-	.max = INT_MAX,
-};
-
-/* Requests: SCOPE, PID, SHOW and PROCFS_FD; the reply-only attributes are rejected. */
-static const struct nla_policy td_req_policy[TASK_DIAG_A_TASK_MAX + 1] = {
-	[TASK_DIAG_A_TASK_SCOPE] = NLA_POLICY_RANGE(NLA_U32, TASK_DIAG_SCOPE_ALL_PROCESSES,
-						   TASK_DIAG_SCOPE_MAX),
-	[TASK_DIAG_A_TASK_PID] = NLA_POLICY_FULL_RANGE(NLA_U32, &td_pid_range),
-	[TASK_DIAG_A_TASK_SHOW] = NLA_POLICY_MASK(NLA_U32, TASK_DIAG_SHOW_ALL),
-	[TASK_DIAG_A_TASK_PROCFS_FD] = NLA_POLICY_FULL_RANGE(NLA_U32, &td_fd_range),
-};
+/* td_req_policy: generated from the spec (scripts/gen-abi). */
+#include "task_diag_policy.h"
 
 /**
  * struct td_dump - the dump cursor, cast over netlink_callback::ctx

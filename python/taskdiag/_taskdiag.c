@@ -365,6 +365,9 @@ static int get_u64(ProcessObject *p, enum taskdiag_item item, uint64_t *v)
 	return 0;
 }
 
+/* In a u64_tuple() list: a value /proc always shows as 0, which the library leaves absent. */
+#define ITEM_ALWAYS_ZERO ((enum taskdiag_item)-1)
+
 static PyObject *u64_tuple(ProcessObject *p, PyObject *type, const enum taskdiag_item *items,
 			   int n, int ticks)
 {
@@ -379,7 +382,8 @@ static PyObject *u64_tuple(ProcessObject *p, PyObject *type, const enum taskdiag
 	for (i = 0; i < n; i++) {
 		PyObject *o;
 
-		if (get_u64(p, items[i], &v)) {
+		v = 0;
+		if (items[i] != ITEM_ALWAYS_ZERO && get_u64(p, items[i], &v)) {
 			Py_DECREF(args);
 			return NULL;
 		}
@@ -750,10 +754,11 @@ static PyObject *a_create_time(ProcessObject *p)
 
 static PyObject *a_memory_info(ProcessObject *p)
 {
+	/* statm's lib and dt: 0 in /proc/PID/statm since Linux 2.6, absent in a record */
 	static const enum taskdiag_item it[] = { TASKDIAG_ITEM_STATM_RESIDENT, TASKDIAG_ITEM_STATM_SIZE,
 						 TASKDIAG_ITEM_STATM_SHARED, TASKDIAG_ITEM_STATM_TEXT,
-						 TASKDIAG_ITEM_STATM_LIB, TASKDIAG_ITEM_STATM_DATA,
-						 TASKDIAG_ITEM_STATM_DT };
+						 ITEM_ALWAYS_ZERO, TASKDIAG_ITEM_STATM_DATA,
+						 ITEM_ALWAYS_ZERO };
 
 	return u64_tuple(p, T_pmem, it, 7, 0);
 }

@@ -20,6 +20,7 @@
 #include <linux/task_diag.h>
 
 #include "internal.h"
+#include "items_gen.h"
 
 /*
  * The group structs of the ABI: the library's name and bit, the reply
@@ -389,6 +390,53 @@ static void test_group_index(void **state)
 	assert_int_equal(td_group_index(TASKDIAG_GROUP_CMDLINE << 1), -1);
 }
 
+/*
+ * The library's table against the one scripts/gen-abi writes from the YAML
+ * spec (items_gen.h): for every field of every struct, the item's unit,
+ * size, signedness, place in the record and mask bit are the spec's, and
+ * no numeric item lives in a group struct without a row there.
+ */
+#define TD_GEN_S_u8 0
+#define TD_GEN_S_u16 0
+#define TD_GEN_S_u32 0
+#define TD_GEN_S_u64 0
+#define TD_GEN_S_s8 1
+#define TD_GEN_S_s16 1
+#define TD_GEN_S_s32 1
+#define TD_GEN_S_s64 1
+static void test_table_matches_spec(void **state)
+{
+	unsigned char seen[TASKDIAG_ITEM__COUNT] = { 0 };
+	int i, rows = 0;
+
+	(void)state;
+#define X(_g, _f, _item, _type, _size, _off, _unit, _bit)			\
+	do {								\
+		const struct taskdiag_item_info *in = taskdiag_item_info(_item); \
+		const struct td_item_loc *l = &td_item_locs[_item];		\
+									\
+		assert_non_null(in);					\
+		assert_int_equal(in->unit, TASKDIAG_UNIT_##_unit);	\
+		assert_int_equal(in->attr_size, _size);			\
+		assert_int_equal(in->type, TD_GEN_S_##_type ? TASKDIAG_TYPE_S64 : TASKDIAG_TYPE_U64); \
+		assert_int_equal(l->size, _size);			\
+		assert_int_equal(l->off, offsetof(struct taskdiag_task, _g) + (_off)); \
+		assert_int_equal(l->mask_off, offsetof(struct taskdiag_task, _g.mask)); \
+		assert_int_equal(l->bit, _bit);				\
+		assert_int_equal(seen[_item]++, 0);			\
+		rows++;							\
+	} while (0);
+	TD_GEN_FIELDS(X)
+#undef X
+	for (i = 0; i < TASKDIAG_ITEM__COUNT; i++) {
+		const struct td_item_loc *l = &td_item_locs[i];
+
+		if (l->kind != TD_LOC_BLOB && l->mask_off != offsetof(struct taskdiag_task, top.mask))
+			assert_int_equal(seen[i], 1);
+	}
+	assert_true(rows > 90);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -405,6 +453,7 @@ int main(void)
 		cmocka_unit_test(test_lookup_bare),
 		cmocka_unit_test(test_lookup_unknown),
 		cmocka_unit_test(test_group_index),
+		cmocka_unit_test(test_table_matches_spec),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -41,7 +41,7 @@ from forked import drop_to, in_child  # noqa: E402
 
 NOBODY = 65534
 OTHER = 1000
-GUARDED_STAT = ("start_code", "end_code", "start_stack", "kstkesp", "kstkeip", "wchan",
+GUARDED_STAT = ("start_code", "end_code", "start_stack", "kstk_esp", "kstk_eip", "wchan",
                 "start_data", "end_data", "start_brk", "arg_start", "arg_end", "env_start",
                 "env_end", "exit_code")
 SHOW = tdnl.SHOW["base"] | tdnl.SHOW["stat"] | tdnl.SHOW["io"]
