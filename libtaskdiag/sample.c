@@ -452,6 +452,24 @@ static int td_counter(const struct taskdiag_task *t, int k, uint64_t *val)
 	return 0;
 }
 
+/*
+ * How much earlier than it really was a start time may read: procfs gives
+ * it in whole clock ticks, rounded down, so a task started just after the
+ * previous sample's time stamp, in the same tick, reads as started before
+ * it. Such a task is still one that appeared in the interval.
+ */
+static uint64_t td_start_resolution(void)
+{
+	static uint64_t ns;
+
+	if (!ns) {
+		long hz = sysconf(_SC_CLK_TCK);
+
+		ns = hz > 0 ? 1000000000ull / (uint64_t)hz : 10000000ull;
+	}
+	return ns;
+}
+
 static void td_derive(struct taskdiag_diff *d, uint32_t ci, unsigned int ncpu)
 {
 	const struct taskdiag_task *cur = &d->cur->recs[ci];
@@ -464,7 +482,7 @@ static void td_derive(struct taskdiag_diff *d, uint32_t ci, unsigned int ncpu)
 	if (d->prev_of[ci] >= 0)
 		old = &d->prev->recs[d->prev_of[ci]];
 	else if (td_task_present(cur, TASKDIAG_ITEM_BASE_START_TIME) &&
-		 cur->base.start_time >= d->prev->time)
+		 cur->base.start_time + td_start_resolution() >= d->prev->time)
 		from_zero = true;	/* started in the interval */
 	vals[0] = 0;
 	err[0] = -EINVAL;
