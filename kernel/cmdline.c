@@ -155,7 +155,8 @@ int td_cmdline_fill(struct sk_buff *skb, struct td_task_ctx *ctx)
 		return -ENOENT;
 	}
 	td_attr_shrink(skb, nla, n);
-	if (whole)
+	/* Only a full first part says how long the whole is, as procfs would read on. */
+	if (whole && n == size)
 		return td_put_u32(skb, TASK_DIAG_A_TASK_CMDLINE_LEN, min_t(size_t, whole, U32_MAX));
 	return 0;
 }

@@ -166,6 +166,15 @@ static inline size_t td_access_remote_vm(struct mm_struct *mm, unsigned long add
 		struct page *page;
 		long got;
 
+		/*
+		 * An unmapped address is the end, as in __access_remote_vm():
+		 * 6.12's GUP warns with a stack dump when the address lies
+		 * just below a VM_GROWSDOWN mapping (it no longer grows the
+		 * stack), which any process could make its own argv do. The
+		 * stack is not grown here either.
+		 */
+		if (!vma_lookup(mm, addr))
+			break;
 #if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 5, 0)
 		got = get_user_pages_remote(mm, addr, 1, gup_flags, &page, NULL);
 #else

@@ -62,7 +62,9 @@ static int td_io_fill(struct sk_buff *skb, struct td_task_ctx *ctx)
 	io = td_reserve(skb, TASK_DIAG_A_TASK_IO, struct task_diag_io);
 	if (!io)
 		return -EMSGSIZE;
-	ctx->st = io;
+	/* The other threads' counters only for a whole process (td_io_locked()). */
+	if (ctx->whole)
+		ctx->st = io;
 	td_io_copy(io, own);
 	io->mask = TD_F_UPTO(IO, CANCELLED_WRITE_BYTES);
 	return 0;

@@ -228,6 +228,9 @@ static int td_fill_task(struct sk_buff *skb, const struct td_view *view,
 	void *hdr;
 	int i, err;
 
+	/* A task reaped since the walk found it: gone, whatever its number was. */
+	if (!pid_alive(task))
+		return -ESRCH;
 	if (!nr)
 		nr = task_pid_nr_ns(task, subj->ns);
 	/* A leader's thread-group pid is its own pid. */
