@@ -12,11 +12,6 @@
 #include "compat.h"
 #include "task_diag.h"
 
-static_assert(sizeof(struct task_diag_base) == TASK_DIAG_BASE_SIZE_VER0);
-static_assert(offsetof(struct task_diag_base, ppid) == 8);
-static_assert(offsetof(struct task_diag_base, start_time) == 40);
-static_assert(offsetof(struct task_diag_base, state) == 48);
-
 /* The fields do_task_stat() reads under the siglock. */
 static void td_base_locked(struct td_task_ctx *ctx, void *st)
 {

@@ -19,12 +19,6 @@
  */
 #define TD_MAX_GROUPS 1024
 
-static_assert(sizeof(struct task_diag_cred) == TASK_DIAG_CRED_SIZE_VER0);
-static_assert(offsetof(struct task_diag_cred, uid) == 8);
-static_assert(offsetof(struct task_diag_cred, ngroups) == 40);
-static_assert(offsetof(struct task_diag_cred, cap_inheritable) == 48);
-static_assert(offsetof(struct task_diag_cred, cap_ambient) == 80);
-
 static int td_put_groups(struct sk_buff *skb, const struct group_info *gi,
 			 struct user_namespace *uns)
 {

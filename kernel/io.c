@@ -10,10 +10,6 @@
 #include "compat.h"
 #include "task_diag.h"
 
-static_assert(sizeof(struct task_diag_io) == TASK_DIAG_IO_SIZE_VER0);
-static_assert(offsetof(struct task_diag_io, rchar) == 8);
-static_assert(offsetof(struct task_diag_io, cancelled_write_bytes) == 56);
-
 static void td_io_copy(struct task_diag_io *io, const struct task_io_accounting *a)
 {
 	io->rchar = a->rchar;

@@ -129,12 +129,6 @@ static u64 td_blkio_delay(struct task_struct *task)
 	return ns;
 }
 
-static_assert(sizeof(struct task_diag_stat) == TASK_DIAG_STAT_SIZE_VER0);
-static_assert(offsetof(struct task_diag_stat, minflt) == 8);
-static_assert(offsetof(struct task_diag_stat, env_end) == 208);
-static_assert(offsetof(struct task_diag_stat, priority) == 216);
-static_assert(offsetof(struct task_diag_stat, wchan) == 244);
-
 /*
  * The fields procfs shows only to those who pass the ptrace read check,
  * but for the stack and instruction pointers: procfs shows those only for

@@ -8,10 +8,6 @@
 #include "compat.h"
 #include "task_diag.h"
 
-static_assert(sizeof(struct task_diag_statm) == TASK_DIAG_STATM_SIZE_VER0);
-static_assert(offsetof(struct task_diag_statm, size) == 8);
-static_assert(offsetof(struct task_diag_statm, dt) == 56);
-
 /**
  * td_statm_fill() - write the statm struct of one task
  * @skb: the message

@@ -30,12 +30,6 @@
 #include "compat.h"
 #include "task_diag.h"
 
-static_assert(sizeof(struct task_diag_status) == TASK_DIAG_STATUS_SIZE_VER0);
-static_assert(offsetof(struct task_diag_status, vm_peak) == 8);
-static_assert(offsetof(struct task_diag_status, nonvoluntary_ctxt_switches) == 184);
-static_assert(offsetof(struct task_diag_status, umask) == 192);
-static_assert(offsetof(struct task_diag_status, seccomp) == 211);
-
 /* The memory fields, filled for a task with an mm. */
 #define TD_STATUS_MM							\
 	(TD_F_UPTO(STATUS, VM_SWAP) | TD_F(STATUS, CORE_DUMPING) |		\
