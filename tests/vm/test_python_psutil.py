@@ -18,8 +18,8 @@ on their own, memory both ways; a kworker's name too, which the kernel gives
 after the work it runs). A cmdline longer than 4096 bytes, which is what
 task_diag sends of it, must be psutil's cut there.
 
-Usage: test_python_psutil.py BACKEND [--expect-fallback]
-  BACKEND            netlink, procfs or auto
+Usage: test_python_psutil.py BACKEND... [--expect-fallback]
+  BACKEND            netlink, procfs or auto (each in turn)
   --expect-fallback  auto without the module: a ProcfsFallbackWarning
                      must be given, and backend='netlink' must raise
                      ModuleNotLoaded
@@ -54,15 +54,30 @@ def spawn_more(tmp):
     one whose arguments are longer than the 4096 bytes task_diag sends."""
     longname = os.path.join(tmp, "sleep_with_a_long_name")
     os.symlink(shutil.which("sleep"), longname)
+    # The Python one says when it has started (its memory grows until then),
+    # by writing a byte to its stdout just before it sleeps.
     argvs = [[longname, "1000"], ["sh", "-c", "while :; do :; done"],
-             [sys.executable, "-c", "import time; time.sleep(1000)"] +
+             [sys.executable, "-c", "import os, time; os.write(1, b'.'); time.sleep(1000)"] +
              ["argument-%04d" % i for i in range(400)]]
-    procs = [subprocess.Popen(a) for a in argvs]
+    procs = [subprocess.Popen(a, stdout=subprocess.PIPE) for a in argvs]
     for p, a in zip(procs, argvs):  # until each one has exec'd
         want = ("\0".join(a) + "\0").encode()
         while open("/proc/%d/cmdline" % p.pid, "rb").read() != want:
             time.sleep(0.05)
+    assert procs[2].stdout.read(1) == b"."
+    for p in procs:
+        settle(p.pid)
     return procs
+
+
+def settle(pid):
+    """Until the task's memory (/proc/PID/statm) stays the same for 0.3 s."""
+    end, last, same = time.time() + 30, None, 0
+    while time.time() < end and same < 3:
+        now = open("/proc/%d/statm" % pid).read()
+        same = same + 1 if now == last else 0
+        last = now
+        time.sleep(0.1)
 
 
 def td_read(backend):
@@ -93,9 +108,7 @@ def check(name, a, v, b, fixture):
     return False
 
 
-def main():
-    backend = sys.argv[1]
-    expect_fallback = "--expect-fallback" in sys.argv[2:]
+def run(backend, expect_fallback):
     if expect_fallback:
         try:
             taskdiag.Process(backend="netlink")
@@ -143,6 +156,16 @@ def main():
           % (backend, used, os.getuid(), compared, ROUNDS, len(ATTRS), denied, len(errors),
              sorted(missing) or "none"))
     return 1 if errors or missing or compared < len(fixtures) else 0
+
+
+def main():
+    """Each backend named on the command line in turn (one guest boot)."""
+    backends = [a for a in sys.argv[1:] if not a.startswith("--")]
+    expect_fallback = "--expect-fallback" in sys.argv[1:]
+    rc = 0
+    for backend in backends:
+        rc |= run(backend, expect_fallback)
+    return rc
 
 
 if __name__ == "__main__":
