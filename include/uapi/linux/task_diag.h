@@ -79,7 +79,7 @@ enum task_diag_scope {
  * @TASK_DIAG_SHOW_STATM: /proc/PID/statm (the statm struct).
  * @TASK_DIAG_SHOW_IO: /proc/PID/io (the io struct).
  * @TASK_DIAG_SHOW_STATUS: The rest of /proc/PID/status (the status struct,
- *   cpus-allowed and mems-allowed).
+ *   cpus-allowed, mems-allowed, ns-tgid, ns-pid, ns-pgid and ns-sid).
  * @TASK_DIAG_SHOW_CRED: Ids, supplementary groups and capabilities (the
  *   cred struct and groups).
  * @TASK_DIAG_SHOW_CMDLINE: The argument vector (cmdline and cmdline-len).
@@ -434,10 +434,11 @@ enum {
  * refuses the others); each reply message, one per task, carries pid, tgid
  * and, for each group asked for, its struct (base, stat, statm, io,
  * status, cred: binary, one struct each) and its variable-length
- * attributes (comm with base; cpus-allowed and mems-allowed with status;
- * groups with cred; cmdline and cmdline-len with cmdline). A group
- * withheld from the reader as a whole (io without permission) is left out;
- * a field withheld inside a struct has its mask bit clear.
+ * attributes (comm with base; cpus-allowed, mems-allowed, ns-tgid, ns-pid,
+ * ns-pgid and ns-sid with status; groups with cred; cmdline and
+ * cmdline-len with cmdline). A group withheld from the reader as a whole
+ * (io without permission) is left out; a field withheld inside a struct
+ * has its mask bit clear.
  */
 enum {
 	TASK_DIAG_A_TASK_PAD = 1,	/* pad */
@@ -458,6 +459,10 @@ enum {
 	TASK_DIAG_A_TASK_MEMS_ALLOWED,	/* binary: array of u32, bitmap (u32 words) */
 	TASK_DIAG_A_TASK_GROUPS,	/* binary: array of u32, gid (array of u32) */
 	TASK_DIAG_A_TASK_CMDLINE_LEN,	/* u32, bytes */
+	TASK_DIAG_A_TASK_NS_TGID,	/* binary: array of u32, pid (array of u32) */
+	TASK_DIAG_A_TASK_NS_PID,	/* binary: array of u32, pid (array of u32) */
+	TASK_DIAG_A_TASK_NS_PGID,	/* binary: array of u32, pid (array of u32) */
+	TASK_DIAG_A_TASK_NS_SID,	/* binary: array of u32, pid (array of u32) */
 
 	__TASK_DIAG_A_TASK_MAX,
 	TASK_DIAG_A_TASK_MAX = (__TASK_DIAG_A_TASK_MAX - 1)
