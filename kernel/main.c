@@ -60,8 +60,8 @@ struct td_dump {
 
 /*
  * The smallest buffer a dump that asks for status, cred or cmdline fills:
- * the largest task message (~3 KiB of fixed-size attributes and bitmaps,
- * 4 KiB of groups, 4 KiB of cmdline) must fit an empty one. Netlink starts
+ * the largest task message (~3 KiB of fixed-size attributes, bitmaps and
+ * NS* pid arrays, 4 KiB of groups, 4 KiB of cmdline) must fit an empty one. Netlink starts
  * a dump with NLMSG_GOODSIZE (~3.7 KiB) otherwise. Other dumps keep that
  * size, so a reader with a 4 KiB buffer can take them.
  */

@@ -6,8 +6,9 @@
  * with sizes converted from the kB procfs prints to bytes. Everything in
  * status is per-task (the thread's own pending set, its own context switch
  * counts, ...) for /proc/PID and /proc/PID/task/TID alike, so the group
- * ignores ctx->whole. The Name, State, ids, Threads, Cap* and NS* lines
- * belong to other groups; VmSize is statm's size. The Ngid line and the
+ * ignores ctx->whole. The Name, State, ids, Threads and Cap* lines belong
+ * to other groups; VmSize is statm's size. The NS* lines are four u32
+ * arrays next to the struct. The Ngid line and the
  * Speculation_* lines have no field in the ABI. A field whose line procfs
  * leaves out (Umask without fs, the memory lines without mm, the seccomp
  * lines without the config) has its mask bit clear.
@@ -18,6 +19,7 @@
 #include <linux/fs_struct.h>
 #include <linux/mm.h>
 #include <linux/nodemask.h>
+#include <linux/pid_namespace.h>
 #include <linux/rcupdate.h>
 #include <linux/sched/coredump.h>
 #include <linux/sched/signal.h>
@@ -225,6 +227,65 @@ static int td_status_mems(struct sk_buff *skb, struct task_struct *task)
 }
 #endif
 
+/* The NS* lines of status: each attribute with the pid type its ids are of. */
+static const struct {
+	u16 attr;
+	u16 type;
+} td_status_ns_ids[] = {
+	{ TASK_DIAG_A_TASK_NS_TGID, PIDTYPE_TGID },
+	{ TASK_DIAG_A_TASK_NS_PID, PIDTYPE_PID },
+	{ TASK_DIAG_A_TASK_NS_PGID, PIDTYPE_PGID },
+	{ TASK_DIAG_A_TASK_NS_SID, PIDTYPE_SID },
+};
+
+/* A task's pid has one number per level, 0 to MAX_PID_NS_LEVEL. */
+#define TD_NS_IDS_MAX (MAX_PID_NS_LEVEL + 1)
+
+/*
+ * The NStgid, NSpid, NSpgid and NSsid lines of task_state(): for every pid
+ * namespace from @ns (the requester's) down to the task's own, the task's
+ * tgid, pid, pgid and sid there, one u32 each per level, as
+ * task_tgid_nr_ns() and friends give them: 0 where the id is not visible
+ * (a process group or session led from a namespace above). procfs takes
+ * the levels from the struct pid its inode holds; here it is the task's
+ * thread pid, read under RCU (exec may swap it with the old leader's, and
+ * release_task() clears it; struct pid is freed after a grace period).
+ * Without CONFIG_PID_NS procfs prints none of these lines, and nothing is
+ * sent. Return 0, -ESRCH if the task was reaped, or -EMSGSIZE.
+ */
+static int td_status_ns(struct sk_buff *skb, struct task_struct *task,
+			struct pid_namespace *ns)
+{
+	unsigned int i, g, n;
+	struct pid *pid;
+	int err = 0;
+
+	if (!IS_ENABLED(CONFIG_PID_NS))
+		return 0;
+	rcu_read_lock();
+	pid = READ_ONCE(task->thread_pid);
+	/* Not in @ns at all: a task of another branch, or reaped. */
+	if (!pid || pid->level < ns->level || pid->numbers[ns->level].ns != ns) {
+		err = -ESRCH;
+		goto out_unlock;
+	}
+	n = pid->level - ns->level + 1;
+	for (i = 0; i < ARRAY_SIZE(td_status_ns_ids); i++) {
+		u32 *ids = td_attr_reserve(skb, td_status_ns_ids[i].attr, n * sizeof(u32));
+
+		if (!ids) {
+			err = -EMSGSIZE;
+			break;
+		}
+		for (g = 0; g < n; g++)
+			ids[g] = __task_pid_nr_ns(task, td_status_ns_ids[i].type,
+						  pid->numbers[ns->level + g].ns);
+	}
+out_unlock:
+	rcu_read_unlock();
+	return err;
+}
+
 /**
  * td_status_fill() - write the status struct and bitmaps of a task
  * @skb: the reply
@@ -233,12 +294,14 @@ static int td_status_mems(struct sk_buff *skb, struct task_struct *task)
  * Values are those /proc/PID/status shows, sizes in bytes. The memory
  * fields (Vm*, Rss*, HugetlbPages, CoreDumping, THP_enabled) are filled
  * only for a task with an mm, and Umask only for a task with an fs, as
- * procfs prints those lines. /proc/PID/status needs no permission, so
+ * procfs prints those lines. After the bitmaps come the four NS* pid
+ * arrays (td_status_ns()). /proc/PID/status needs no permission, so
  * nothing here is guarded.
  *
- * Context: process context, no locks held; takes task_lock() briefly. The
- * signal fields are filled by td_status_locked().
- * Return: 0, or -EMSGSIZE when @skb is full.
+ * Context: process context, no locks held; takes task_lock() and the RCU
+ * read lock briefly. The signal fields are filled by td_status_locked().
+ * Return: 0, -ESRCH if the task was reaped meanwhile, or -EMSGSIZE when
+ * @skb is full.
  */
 static int td_status_fill(struct sk_buff *skb, struct td_task_ctx *ctx)
 {
@@ -261,15 +324,19 @@ static int td_status_fill(struct sk_buff *skb, struct td_task_ctx *ctx)
 
 	if (td_status_cpus(skb, task) || td_status_mems(skb, task))
 		return -EMSGSIZE;
-	return 0;
+	return td_status_ns(skb, task, ctx->subj->ns);
 }
 
-/* The struct and the two bitmaps, nr_cpu_ids and at most nr_node_ids bits. */
+/*
+ * The struct, the two bitmaps (nr_cpu_ids and at most nr_node_ids bits)
+ * and the four NS* arrays of at most TD_NS_IDS_MAX ids.
+ */
 static size_t td_status_msg_size(void)
 {
 	return td_struct_msg_size(struct task_diag_status) +
 	       nla_total_size(BITS_TO_U32(nr_cpu_ids) * sizeof(u32)) +
-	       nla_total_size(BITS_TO_U32(nr_node_ids) * sizeof(u32));
+	       nla_total_size(BITS_TO_U32(nr_node_ids) * sizeof(u32)) +
+	       ARRAY_SIZE(td_status_ns_ids) * nla_total_size(TD_NS_IDS_MAX * sizeof(u32));
 }
 
 const struct td_group td_status_group = {
