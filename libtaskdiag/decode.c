@@ -6,7 +6,7 @@
  * A message is a flat list of top-level attributes: PID and TGID (u32),
  * one binary attribute per numeric group holding its struct, and the
  * variable-length values (COMM, CMDLINE, CPUS_ALLOWED, MEMS_ALLOWED,
- * GROUPS) and CMDLINE_LEN. A group struct is copied into the record in one
+ * GROUPS, the NS_* pid arrays) and CMDLINE_LEN. A group struct is copied into the record in one
  * bounded copy; the getters then read it in place (items.c says where).
  */
 #include <errno.h>
@@ -82,6 +82,10 @@ static const struct td_attr_rule td_attr_rules[TASK_DIAG_A_TASK_MAX + 1] = {
 	[TASK_DIAG_A_TASK_MEMS_ALLOWED] = { .kind = TD_DEC_U32_ARRAY,
 					    .item = TASKDIAG_ITEM_STATUS_MEMS_ALLOWED },
 	[TASK_DIAG_A_TASK_GROUPS] = { .kind = TD_DEC_U32_ARRAY, .item = TASKDIAG_ITEM_CRED_GROUPS },
+	[TASK_DIAG_A_TASK_NS_TGID] = { .kind = TD_DEC_U32_ARRAY, .item = TASKDIAG_ITEM_STATUS_NSTGID },
+	[TASK_DIAG_A_TASK_NS_PID] = { .kind = TD_DEC_U32_ARRAY, .item = TASKDIAG_ITEM_STATUS_NSPID },
+	[TASK_DIAG_A_TASK_NS_PGID] = { .kind = TD_DEC_U32_ARRAY, .item = TASKDIAG_ITEM_STATUS_NSPGID },
+	[TASK_DIAG_A_TASK_NS_SID] = { .kind = TD_DEC_U32_ARRAY, .item = TASKDIAG_ITEM_STATUS_NSSID },
 };
 
 /*

@@ -39,6 +39,10 @@ struct td_task_top {
 	struct td_blob cpus_allowed;
 	struct td_blob mems_allowed;
 	struct td_blob groups;
+	struct td_blob ns_tgid;
+	struct td_blob ns_pid;
+	struct td_blob ns_pgid;
+	struct td_blob ns_sid;
 };
 
 enum {
@@ -50,6 +54,10 @@ enum {
 	TD_TOP_F_CPUS_ALLOWED,
 	TD_TOP_F_MEMS_ALLOWED,
 	TD_TOP_F_GROUPS,
+	TD_TOP_F_NS_TGID,
+	TD_TOP_F_NS_PID,
+	TD_TOP_F_NS_PGID,
+	TD_TOP_F_NS_SID,
 };
 
 /*

@@ -19,6 +19,8 @@
 #define TD_PF_STAT_FIELDS	50
 /* Supplementary groups kept, as the module (ngroups counts them all). */
 #define TD_PF_MAX_GROUPS	1024
+/* NStgid, NSpid, NSpgid, NSsid: items TASKDIAG_ITEM_STATUS_NSTGID on. */
+#define TD_PF_NS_LINES		4
 
 struct td_pf_words {
 	uint32_t *w;
@@ -50,8 +52,9 @@ enum {
  * @tick_ns: nanoseconds per clock tick of the texts
  * @page_size: bytes per page of the texts
  * @mems_words: BITS_TO_U32(nr_node_ids), 0 if not known (Mems_allowed)
- * @cpus, @mems, @groups_w: the arrays the record's blobs point into, owned
- *        by the caller, reused from task to task (td_pf_parse_free())
+ * @cpus, @mems, @groups_w, @ns: the arrays the record's blobs point into,
+ *        owned by the caller, reused from task to task (td_pf_parse_free());
+ *        @ns[i] holds item TASKDIAG_ITEM_STATUS_NSTGID + i
  */
 struct td_pf_parse {
 	struct taskdiag_task *t;
@@ -60,6 +63,7 @@ struct td_pf_parse {
 	uint64_t page_size;
 	unsigned int mems_words;
 	struct td_pf_words cpus, mems, groups_w;
+	struct td_pf_words ns[TD_PF_NS_LINES];
 };
 
 TD_HIDDEN int td_pf_words_reserve(struct td_pf_words *w, size_t n);

@@ -90,6 +90,7 @@ enum td_pf_status_kind {
 	TD_ST_GROUPS,
 	TD_ST_CPUS,
 	TD_ST_MEMS,
+	TD_ST_NS,	/* one id per pid-namespace level */
 };
 
 struct td_pf_key {
@@ -121,10 +122,10 @@ static const struct td_pf_key td_pf_status_keys[] = {
 	SK("Gid", IDS, CRED_GID),
 	SK("FDSize", DEC, STATUS_FDSIZE),
 	SK("Groups", GROUPS, CRED_GROUPS),
-	SK_SKIP("NStgid"),
-	SK_SKIP("NSpid"),
-	SK_SKIP("NSpgid"),
-	SK_SKIP("NSsid"),
+	SK("NStgid", NS, STATUS_NSTGID),
+	SK("NSpid", NS, STATUS_NSPID),
+	SK("NSpgid", NS, STATUS_NSPGID),
+	SK("NSsid", NS, STATUS_NSSID),
 	SK_SKIP("Kthread"),
 	SK("VmPeak", KB, STATUS_VM_PEAK),
 	SK_SKIP("VmSize"),
@@ -172,6 +173,9 @@ static const struct td_pf_key td_pf_status_keys[] = {
 
 #define TD_PF_NKEYS (sizeof(td_pf_status_keys) / sizeof(td_pf_status_keys[0]))
 
+_Static_assert(TASKDIAG_ITEM_STATUS_NSSID - TASKDIAG_ITEM_STATUS_NSTGID + 1 == TD_PF_NS_LINES,
+	       "the NS* items are consecutive, one per px->ns[]");
+
 /* The lines of /proc/PID/io, in order: items TASKDIAG_ITEM_IO_RCHAR on. */
 static const struct td_pf_key td_pf_io_keys[] = {
 	SK("rchar", DEC, IO_RCHAR),
@@ -211,6 +215,10 @@ void td_pf_parse_free(struct td_pf_parse *px)
 	memset(&px->cpus, 0, sizeof(px->cpus));
 	memset(&px->mems, 0, sizeof(px->mems));
 	memset(&px->groups_w, 0, sizeof(px->groups_w));
+	for (size_t i = 0; i < TD_PF_NS_LINES; i++) {
+		free(px->ns[i].w);
+		memset(&px->ns[i], 0, sizeof(px->ns[i]));
+	}
 }
 
 static bool td_pf_wants(uint32_t groups, int item)
@@ -346,10 +354,10 @@ static int td_pf_parse_bitmap(const char *p, const char *end, struct td_pf_words
 }
 
 /*
- * "Groups:\t4 5 6 \n": the first TD_PF_MAX_GROUPS into @w, all of them
- * counted in *@count.
+ * "Groups:\t4 5 6 \n" (or "NSpid:\t7\t1\n"): the first TD_PF_MAX_GROUPS
+ * numbers into @w, all of them counted in *@count.
  */
-static int td_pf_parse_groups(const char *p, const char *end, struct td_pf_words *w,
+static int td_pf_parse_decs(const char *p, const char *end, struct td_pf_words *w,
 			      uint64_t *count)
 {
 	uint64_t n = 0;
@@ -446,7 +454,7 @@ static int td_pf_status_value(struct td_pf_parse *px, const struct td_pf_key *k,
 		return 0;
 	case TD_ST_GROUPS:
 		w = &px->groups_w;
-		err = td_pf_parse_groups(p, end, w, &v);
+		err = td_pf_parse_decs(p, end, w, &v);
 		if (!err)
 			td_pf_set(t, TASKDIAG_ITEM_CRED_NGROUPS, v);
 		break;
@@ -459,6 +467,13 @@ static int td_pf_status_value(struct td_pf_parse *px, const struct td_pf_key *k,
 		err = td_pf_parse_bitmap(p, end, w);
 		if (!err)
 			td_pf_trim_mems(px, w);
+		break;
+	case TD_ST_NS:
+		/* procfs prints at least the level of its own pid namespace. */
+		w = &px->ns[k->item - TASKDIAG_ITEM_STATUS_NSTGID];
+		err = td_pf_parse_decs(p, end, w, &v);
+		if (!err && !w->n)
+			err = -EBADMSG;
 		break;
 	default:
 		return 0;

@@ -188,6 +188,15 @@ enum taskdiag_item {
 	TASKDIAG_ITEM_CRED_CAP_AMBIENT,
 	TASKDIAG_ITEM_CRED_NGROUPS,
 	TASKDIAG_ITEM_CMDLINE_LEN,	/* since 0.3: the whole argv's length, when CMDLINE holds only its start */
+	/*
+	 * since 0.3: the NStgid, NSpid, NSpgid and NSsid lines of status, one
+	 * u32 per pid-namespace level from the caller's (element 0, the pid,
+	 * tgid, pgid and sid items' values) down to the task's own
+	 */
+	TASKDIAG_ITEM_STATUS_NSTGID,
+	TASKDIAG_ITEM_STATUS_NSPID,
+	TASKDIAG_ITEM_STATUS_NSPGID,
+	TASKDIAG_ITEM_STATUS_NSSID,
 
 	TASKDIAG_ITEM__COUNT	/* not an item: the number of items */
 };

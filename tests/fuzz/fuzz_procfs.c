@@ -40,6 +40,19 @@ static bool inside(const void *p, size_t len, const void *base, size_t size)
 	return q >= b && q + len <= b + size;
 }
 
+/* @p..@len lies in one of the parser's word arrays. */
+static bool in_words(const void *p, size_t len, const struct td_pf_parse *px)
+{
+	const struct td_pf_words *w[3 + TD_PF_NS_LINES] = { &px->cpus, &px->mems, &px->groups_w };
+
+	for (size_t i = 0; i < TD_PF_NS_LINES; i++)
+		w[3 + i] = &px->ns[i];
+	for (size_t i = 0; i < sizeof(w) / sizeof(w[0]); i++)
+		if (w[i]->w && inside(p, len, w[i]->w, w[i]->cap * 4))
+			return true;
+	return false;
+}
+
 static void check_record(const struct taskdiag_task *t, const struct td_pf_parse *px,
 			 const char *text, size_t len, uint32_t groups)
 {
@@ -67,9 +80,7 @@ static void check_record(const struct taskdiag_task *t, const struct td_pf_parse
 		case TASKDIAG_TYPE_U32_ARRAY:
 			CHECK(taskdiag_task_get_bytes(t, (enum taskdiag_item)i, &blob, &blen) == 0);
 			CHECK(blen % 4 == 0);
-			CHECK(inside(blob, blen, px->cpus.w, px->cpus.cap * 4) ||
-			      inside(blob, blen, px->mems.w, px->mems.cap * 4) ||
-			      inside(blob, blen, px->groups_w.w, px->groups_w.cap * 4));
+			CHECK(in_words(blob, blen, px));
 			break;
 		default:
 			break;

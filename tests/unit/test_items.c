@@ -206,6 +206,14 @@ static void test_top_level_rows(void **state)
 		{ TASKDIAG_ITEM_STATUS_MEMS_ALLOWED, TASK_DIAG_A_TASK_MEMS_ALLOWED,
 		  TASKDIAG_GROUP_STATUS, "status" },
 		{ TASKDIAG_ITEM_CRED_GROUPS, TASK_DIAG_A_TASK_GROUPS, TASKDIAG_GROUP_CRED, "cred" },
+		{ TASKDIAG_ITEM_STATUS_NSTGID, TASK_DIAG_A_TASK_NS_TGID, TASKDIAG_GROUP_STATUS,
+		  "status" },
+		{ TASKDIAG_ITEM_STATUS_NSPID, TASK_DIAG_A_TASK_NS_PID, TASKDIAG_GROUP_STATUS,
+		  "status" },
+		{ TASKDIAG_ITEM_STATUS_NSPGID, TASK_DIAG_A_TASK_NS_PGID, TASKDIAG_GROUP_STATUS,
+		  "status" },
+		{ TASKDIAG_ITEM_STATUS_NSSID, TASK_DIAG_A_TASK_NS_SID, TASKDIAG_GROUP_STATUS,
+		  "status" },
 	};
 	uint64_t bits = 0;
 	int n_top = 0;
@@ -283,6 +291,8 @@ static void test_types_and_sizes(void **state)
 	assert_int_equal(td_items[TASKDIAG_ITEM_CMDLINE].type, TASKDIAG_TYPE_BYTES);
 	assert_int_equal(td_items[TASKDIAG_ITEM_CMDLINE_LEN].attr_size, 4);
 	assert_int_equal(td_items[TASKDIAG_ITEM_CMDLINE_LEN].unit, TASKDIAG_UNIT_BYTES);
+	assert_int_equal(td_items[TASKDIAG_ITEM_STATUS_NSPID].type, TASKDIAG_TYPE_U32_ARRAY);
+	assert_int_equal(td_items[TASKDIAG_ITEM_STATUS_NSSID].unit, TASKDIAG_UNIT_PID);
 }
 
 static void test_names_unique_within_group(void **state)

@@ -323,6 +323,15 @@ static const uint8_t full_cmdline[] = "sleep\0--\0" "1000";	/* 15 bytes, NUL-sep
 static const uint32_t full_cpus[] = { 0xffffffffu, 0x3 };
 static const uint32_t full_mems[] = { 0x1 };
 static const uint32_t full_groups[] = { 4, 24, 27 };
+/*
+ * The NS* arrays of a task two pid namespaces below the reader's: its ids
+ * at levels 0..2; its process group and session are led from level 1, so
+ * invisible (0) at level 2.
+ */
+static const uint32_t full_ns_tgid[] = { 4240, 40, 1 };
+static const uint32_t full_ns_pid[] = { 4242, 42, 3 };
+static const uint32_t full_ns_pgid[] = { 4200, 20, 0 };
+static const uint32_t full_ns_sid[] = { 4100, 10, 0 };
 
 /* A struct image: the bytes of one group attribute's payload. */
 struct img {
@@ -407,6 +416,10 @@ static void build_full_ex(struct msg *m, size_t tail, const struct fixed *clear)
 		if (structs[k].attr == TASK_DIAG_A_TASK_STATUS) {
 			put_raw(m, TASK_DIAG_A_TASK_CPUS_ALLOWED, full_cpus, sizeof(full_cpus));
 			put_raw(m, TASK_DIAG_A_TASK_MEMS_ALLOWED, full_mems, sizeof(full_mems));
+			put_raw(m, TASK_DIAG_A_TASK_NS_TGID, full_ns_tgid, sizeof(full_ns_tgid));
+			put_raw(m, TASK_DIAG_A_TASK_NS_PID, full_ns_pid, sizeof(full_ns_pid));
+			put_raw(m, TASK_DIAG_A_TASK_NS_PGID, full_ns_pgid, sizeof(full_ns_pgid));
+			put_raw(m, TASK_DIAG_A_TASK_NS_SID, full_ns_sid, sizeof(full_ns_sid));
 		}
 		if (structs[k].attr == TASK_DIAG_A_TASK_CRED)
 			put_raw(m, TASK_DIAG_A_TASK_GROUPS, full_groups, sizeof(full_groups));
@@ -437,6 +450,19 @@ static void check_fixed(const struct taskdiag_task *t, const struct fixed *f)
 				 td_items[f->item].name, (unsigned long long)v,
 				 (unsigned long long)f->u);
 	}
+}
+
+/* A u32 array item holds @len bytes equal to @want, in the receive buffer. */
+static void check_words(const struct taskdiag_task *t, enum taskdiag_item item,
+			const uint32_t *want, size_t len)
+{
+	const void *data;
+	size_t n;
+
+	assert_int_equal(taskdiag_task_get_bytes(t, item, &data, &n), 0);
+	assert_int_equal(n, len);
+	assert_memory_equal(data, want, len);
+	assert_true(in_copy(data, len));
 }
 
 /* Everything but the row @except (NULL: everything). */
@@ -474,6 +500,10 @@ static void check_full_ex(const struct taskdiag_task *t, const struct fixed *exc
 	assert_int_equal(taskdiag_task_get_bytes(t, TASKDIAG_ITEM_CRED_GROUPS, &data, &len), 0);
 	assert_int_equal(len, sizeof(full_groups));
 	assert_memory_equal(data, full_groups, len);
+	check_words(t, TASKDIAG_ITEM_STATUS_NSTGID, full_ns_tgid, sizeof(full_ns_tgid));
+	check_words(t, TASKDIAG_ITEM_STATUS_NSPID, full_ns_pid, sizeof(full_ns_pid));
+	check_words(t, TASKDIAG_ITEM_STATUS_NSPGID, full_ns_pgid, sizeof(full_ns_pgid));
+	check_words(t, TASKDIAG_ITEM_STATUS_NSSID, full_ns_sid, sizeof(full_ns_sid));
 }
 
 static void check_full(const struct taskdiag_task *t)
@@ -665,6 +695,7 @@ static void test_shorter_than_ver0(void **state)
 
 static void test_libnl_message(void **state)
 {
+	static const uint32_t ns_pid[] = { 77, 1 };
 	struct nl_msg *msg = nlmsg_alloc();
 	struct task_diag_base base;
 	struct task_diag_stat stat;
@@ -705,6 +736,8 @@ static void test_libnl_message(void **state)
 	assert_int_equal(nla_put(msg, TASK_DIAG_A_TASK_GROUPS, 0, NULL), 0);
 	assert_int_equal(nla_put(msg, TASK_DIAG_A_TASK_CMDLINE, 3, "a\0b"), 0);
 	assert_int_equal(nla_put_u32(msg, TASK_DIAG_A_TASK_CMDLINE_LEN, 131072), 0);
+	/* a task one pid namespace below the reader's: pid 77 there, 1 inside */
+	assert_int_equal(nla_put(msg, TASK_DIAG_A_TASK_NS_PID, sizeof(ns_pid), ns_pid), 0);
 
 	gh = nlmsg_data(nlmsg_hdr(msg));
 	assert_int_equal(parse_bytes(genlmsg_attrdata(gh, 0), (size_t)genlmsg_attrlen(gh, 0), &t),
@@ -729,6 +762,10 @@ static void test_libnl_message(void **state)
 	assert_int_equal(len, 3);
 	assert_memory_equal(data, "a\0b", 3);
 	assert_int_equal(get_u(&t, TASKDIAG_ITEM_CMDLINE_LEN), 131072);
+	assert_int_equal(taskdiag_task_get_bytes(&t, TASKDIAG_ITEM_STATUS_NSPID, &data, &len), 0);
+	assert_int_equal(len, sizeof(ns_pid));
+	assert_memory_equal(data, ns_pid, len);
+	assert_absent(&t, TASKDIAG_ITEM_STATUS_NSTGID);	/* not sent */
 	/* groups not sent are absent */
 	assert_absent(&t, TASKDIAG_ITEM_STATM_SIZE);
 	assert_absent(&t, TASKDIAG_ITEM_IO_RCHAR);
@@ -1142,7 +1179,9 @@ static void test_string_without_nul(void **state)
 static void test_u32_array_length(void **state)
 {
 	static const uint16_t attrs[] = { TASK_DIAG_A_TASK_GROUPS, TASK_DIAG_A_TASK_CPUS_ALLOWED,
-					  TASK_DIAG_A_TASK_MEMS_ALLOWED };
+					  TASK_DIAG_A_TASK_MEMS_ALLOWED, TASK_DIAG_A_TASK_NS_TGID,
+					  TASK_DIAG_A_TASK_NS_PID, TASK_DIAG_A_TASK_NS_PGID,
+					  TASK_DIAG_A_TASK_NS_SID };
 	static struct msg m;
 	struct taskdiag_task t;
 	const uint32_t words[2] = { 1, 2 };

@@ -235,10 +235,35 @@ static const char *const vm_keys[] = { "VmPeak", "VmSize", "VmLck", "VmPin", "Vm
 				       "VmStk", "VmExe", "VmLib", "VmPTE", "VmSwap",
 				       "HugetlbPages" };
 
+#define NS_LEVELS 3
+
+/*
+ * The NStgid, NSpid, NSpgid and NSsid lines of thread @tid of @f, into
+ * @ids[line][level]; returns the number of levels. Process 1000 lives two
+ * pid namespaces below the reader's (3 levels), where it is 10 and then 1,
+ * its threads 10.. and 1..; its session (1) is led from the reader's
+ * namespace, so 0 below it. Every other process has 1 level.
+ */
+static int ns_ids(const struct fx *f, int tid, uint32_t ids[4][NS_LEVELS])
+{
+	const int v[4] = { f->pid, tid, f->pgid, f->sid };
+	int n = f->pid == 1000 ? NS_LEVELS : 1;
+
+	for (int i = 0; i < 4; i++) {
+		ids[i][0] = (uint32_t)v[i];
+		ids[i][1] = v[i] >= 1000 ? (uint32_t)(v[i] - 990) : 0;
+		ids[i][2] = v[i] >= 1000 ? (uint32_t)(v[i] - 999) : 0;
+	}
+	return n;
+}
+
 /* As 6.1's proc_pid_status() prints it, tabs and all. */
 static void write_status(const char *dir, const struct fx *f, int tid, uint64_t base)
 {
+	static const char *const ns_keys[] = { "NStgid", "NSpid", "NSpgid", "NSsid" };
+	uint32_t ids[4][NS_LEVELS];
 	struct sb s = { .n = 0 };
+	int n;
 
 	sb_printf(&s, "Name:\t%s\nUmask:\t%04o\nState:\t%c (whatever)\n", f->comm,
 		  f->kthread ? 0 : 022, f->state);
@@ -249,8 +274,14 @@ static void write_status(const char *dir, const struct fx *f, int tid, uint64_t 
 	sb_printf(&s, "FDSize:\t%d\nGroups:\t", 64 + tid);
 	for (int g = 0; g < f->ngroups; g++)
 		sb_printf(&s, "%s%u", g ? " " : "", f->groups[g]);
-	sb_printf(&s, " \nNStgid:\t%d\nNSpid:\t%d\nNSpgid:\t%d\nNSsid:\t%d\n", f->pid, tid,
-		  f->pgid, f->sid);
+	sb_printf(&s, " ");
+	n = ns_ids(f, tid, ids);
+	for (int i = 0; i < 4; i++) {
+		sb_printf(&s, "\n%s:", ns_keys[i]);
+		for (int g = 0; g < n; g++)
+			sb_printf(&s, "\t%d", (int32_t)ids[i][g]);	/* -1 for a released one */
+	}
+	sb_printf(&s, "\n");
 	if (!f->kthread)
 		for (int k = 0; k < 16; k++)
 			sb_printf(&s, "%s:\t%8llu kB\n", vm_keys[k],
@@ -402,6 +433,7 @@ struct expect {
 	const void *p[TASKDIAG_ITEM__COUNT];
 	size_t len[TASKDIAG_ITEM__COUNT];
 	uint32_t words[3][4];	/* cpus, mems, groups */
+	uint32_t ns[4][NS_LEVELS];	/* NStgid, NSpid, NSpgid, NSsid */
 };
 
 static bool wanted(uint32_t groups, int item)
@@ -495,6 +527,7 @@ static void expect_task(struct expect *e, const struct fx *f, int tid, bool thre
 {
 	uint64_t base = base_of(tid, thread_file);
 	int ngroups_item = taskdiag_item_lookup("cred.ngroups");
+	int levels;
 
 	memset(e, 0, sizeof(*e));
 	want_u(e, groups, TASKDIAG_ITEM_PID, (uint64_t)tid);
@@ -572,6 +605,9 @@ static void expect_task(struct expect *e, const struct fx *f, int tid, bool thre
 	want_b(e, groups, TASKDIAG_ITEM_STATUS_CPUS_ALLOWED, e->words[0], 8);
 	e->words[1][0] = 1;		/* high zero words are not the module's */
 	want_b(e, groups, TASKDIAG_ITEM_STATUS_MEMS_ALLOWED, e->words[1], 4);
+	levels = ns_ids(f, tid, e->ns);
+	for (int i = 0; i < 4; i++)
+		want_b(e, groups, TASKDIAG_ITEM_STATUS_NSTGID + i, e->ns[i], (size_t)levels * 4);
 	want_u(e, groups, TASKDIAG_ITEM_STATUS_VOLUNTARY_CTXT_SWITCHES, base + 201);
 	want_u(e, groups, TASKDIAG_ITEM_STATUS_NONVOLUNTARY_CTXT_SWITCHES, base + 202);
 
