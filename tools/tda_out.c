@@ -47,29 +47,51 @@ static bool item_right(int item)
 	       info->unit != TASKDIAG_UNIT_CHAR;
 }
 
+/* The column of item @i; in JSON a member of its group's object, if @nest. */
+static void add_item_column(struct out *o, int i, bool nest)
+{
+	const struct taskdiag_item_info *info = taskdiag_item_info(i);
+	struct column c = { .item = i };
+
+	item_qname(i, c.key, sizeof(c.key));
+	upcase(c.header, sizeof(c.header), info->name);
+	if (nest) {
+		/* JSON: the bare name inside the group's object. */
+		snprintf(c.key, sizeof(c.key), "%s", info->name);
+		c.nest = info->group_name;
+	}
+	c.right = item_right(i);
+	add_column(o, &c);
+}
+
 /*
- * Every item of @groups: JSON nests them by group, CSV and the table say
- * "group.name" (the table its upper-case name).
+ * Every item of @groups, in the order of the item enum: JSON nests them by
+ * group, CSV and the table say "group.name" (the table its upper-case
+ * name). Items appended to the enum later (status.nstgid after
+ * cmdline_len) join the object of their group in JSON, which is written
+ * where the group's first item is, so no object appears twice.
  */
 void columns_of_groups(struct out *o, uint32_t groups)
 {
-	int i;
+	bool done[TASKDIAG_ITEM__COUNT] = { false };
+	int i, j;
 
 	for (i = 0; i < TASKDIAG_ITEM__COUNT; i++) {
 		const struct taskdiag_item_info *info = taskdiag_item_info(i);
-		struct column c = { .item = i };
+		bool nest = info->group && info->group != TASKDIAG_GROUP_CMDLINE &&
+			    o->mode == OUT_JSON;
 
-		if (info->group && !(info->group & groups))
+		if (done[i] || (info->group && !(info->group & groups)))
 			continue;
-		item_qname(i, c.key, sizeof(c.key));
-		upcase(c.header, sizeof(c.header), info->name);
-		if (info->group && info->group != TASKDIAG_GROUP_CMDLINE && o->mode == OUT_JSON) {
-			/* JSON: the bare name inside the group's object. */
-			snprintf(c.key, sizeof(c.key), "%s", info->name);
-			c.nest = info->group_name;
-		}
-		c.right = item_right(i);
-		add_column(o, &c);
+		add_item_column(o, i, nest);
+		if (!nest)
+			continue;
+		for (j = i + 1; j < TASKDIAG_ITEM__COUNT; j++)
+			if (taskdiag_item_info(j)->group == info->group &&
+			    !strcmp(taskdiag_item_info(j)->group_name, info->group_name)) {
+				add_item_column(o, j, true);
+				done[j] = true;
+			}
 	}
 }
 

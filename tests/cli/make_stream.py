@@ -171,7 +171,9 @@ TASKS = [
                    "sig_blocked": 0, "sig_ignored": 0, "sig_caught": 0, "no_new_privs": 1,
                    "seccomp": 2, "seccomp_filters": 3,
                    "cpus_allowed": [0b1011_0000_0001, 0, 0x80000000], "mems_allowed": [1],
-                   "voluntary_ctxt_switches": 5, "nonvoluntary_ctxt_switches": 6},
+                   "voluntary_ctxt_switches": 5, "nonvoluntary_ctxt_switches": 6,
+                   # one pid namespace down, where it is 7; its session is led from above
+                   "nstgid": [42, 7], "nspid": [42, 7], "nspgid": [42, 7], "nssid": [42, 0]},
         "cred": {"uid": 1000, "euid": 65534, "suid": 1000, "fsuid": 65534, "gid": 1000,
                  "egid": 65534, "sgid": 1000, "fsgid": 65534, "groups": [4, 5, 6],
                  "cap_inheritable": 0, "cap_permitted": 0, "cap_effective": 0,
@@ -184,7 +186,9 @@ SHOW_ALL = abi.consts.get("TASK_DIAG_SHOW_ALL") or sum(
     v for n, v in abi.enums.items() if n.startswith("TASK_DIAG_SHOW_"))
 # Values a group carries as top-level attributes of their own, not struct members.
 VARIABLE = {"comm": ("comm", "string"), "cpus_allowed": ("cpus_allowed", "u32s"),
-            "mems_allowed": ("mems_allowed", "u32s"), "groups": ("groups", "u32s")}
+            "mems_allowed": ("mems_allowed", "u32s"), "groups": ("groups", "u32s"),
+            "nstgid": ("ns_tgid", "u32s"), "nspid": ("ns_pid", "u32s"),
+            "nspgid": ("ns_pgid", "u32s"), "nssid": ("ns_sid", "u32s")}
 
 
 def struct_payload(grp, values, tail=b""):
