@@ -57,6 +57,10 @@ CRED_HEX = {
 }
 
 
+# The NS* lines of status: the ABI's ns-tgid, ns-pid, ns-pgid, ns-sid arrays.
+STATUS_NS = {"NStgid": "ns_tgid", "NSpid": "ns_pid", "NSpgid": "ns_pgid", "NSsid": "ns_sid"}
+
+
 def _read(path, mode="r"):
     with open(path, mode) as f:
         return f.read()
@@ -141,5 +145,8 @@ def read_task(dirpath):
             rec["status"]["cpus_allowed"] = _bitmap_words(v)
         elif k == "Mems_allowed":
             rec["status"]["mems_allowed"] = _bitmap_words(v)
+        elif k in STATUS_NS:
+            # one id per pid-namespace level, from the reader's down
+            rec["status"][STATUS_NS[k]] = [int(x) for x in v.split()]
     rec["cmdline"] = cmdline
     return rec

@@ -11,8 +11,8 @@ A task decodes to {"pid", "tgid", "base": {...}, "stat": {...}, ...,
 "cmdline": bytes, "cmdline_len"}: each group struct becomes a dict of the
 fields whose mask bit is set (a field withheld or not filled is absent),
 and the variable-length attributes that go with a group are put in its
-dict (comm in base, cpus_allowed and mems_allowed in status, groups in
-cred). The decoder is strict, since it is built from the same header as
+dict (comm in base, cpus_allowed, mems_allowed and the ns_* pid arrays in
+status, groups in cred). The decoder is strict, since it is built from the same header as
 the module: a struct of any size but its VER0 size, a mask bit with no
 field, a field with its bit clear that is not zero, or __reserved bytes
 that are not zero make it raise ValueError.
@@ -125,6 +125,8 @@ class ABI:
                     kind = "pad" if a.group(2) == "PAD" else re.split(r"[\s,:]", comment or "?")[0]
                     if re.search(r"\bstruct task_diag_\w+", comment or ""):
                         kind = "struct"
+                    elif (comment or "").startswith("binary: array of u32"):
+                        kind = "u32s"
                     self.sets.setdefault(a.group(1), {})[val] = (a.group(2).lower(), kind)
         self.structs = {}
         for name, body in re.findall(r"struct\s+task_diag_(\w+)\s*\{(.*?)\};", text, re.S):
@@ -137,7 +139,8 @@ class ABI:
 abi = ABI()
 # The variable-length attributes that go with a group, decoded into its dict.
 WITH_GROUP = {"comm": "base", "cpus_allowed": "status", "mems_allowed": "status",
-              "groups": "cred"}
+              "groups": "cred", "ns_tgid": "status", "ns_pid": "status", "ns_pgid": "status",
+              "ns_sid": "status"}
 
 
 def nla(atype, payload):
@@ -175,6 +178,11 @@ def decode(set_, payload):
             res[name] = data.split(b"\0", 1)[0].decode(errors="replace")
         elif kind == "struct":
             res[name] = abi.structs[name].decode(data)
+        elif kind == "u32s":
+            # kept as bytes (host order), but only whole u32s
+            if len(data) % 4:
+                raise ValueError("%s.%s: %d bytes for an array of u32" % (set_, name, len(data)))
+            res[name] = bytes(data)
         else:
             res[name] = bytes(data)
     for name, group in WITH_GROUP.items():

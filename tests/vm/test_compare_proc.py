@@ -17,6 +17,14 @@ lib and dt, which procfs always prints as 0; kstk_esp and kstk_eip, which
 procfs fills only for a task exiting or dumping core) must be absent: their
 mask bit clear and their bytes zero (tdnl checks the bytes).
 
+The NS* arrays (one id per pid-namespace level, from the reader's down) must
+equal status's NStgid, NSpid, NSpgid and NSsid lines and start with the
+dump's own tgid, pid, pgid and sid. As root in the initial user namespace
+one fixture runs in a pid namespace of its own (unshare --pid --fork):
+seen from here it must have exactly two levels, its pid here and 1 there,
+so a module that sent one level, or the levels of the wrong namespace,
+fails whatever procfs says.
+
 Usage: test_compare_proc.py SCOPE...   (all_processes, all_threads, task,
 threads, children; each in turn, failing if any fails)
 """
@@ -40,6 +48,13 @@ CMDLINE_CAP = 4096
 # Never filled by the module: absent whatever procfs prints.
 NOT_FILLED = {("statm", "lib"), ("statm", "dt"), ("stat", "kstk_esp"), ("stat", "kstk_eip")}
 REFUSED = set()  # tasks whose io procfs refused the caller
+# The NS* arrays, and the reply value their first element must equal.
+NS_FIRST = {"ns_tgid": ("tgid",), "ns_pid": ("pid",), "ns_pgid": ("base", "pgid"),
+            "ns_sid": ("base", "sid")}
+
+
+def u32s(data):
+    return [int.from_bytes(data[i:i + 4], "little") for i in range(0, len(data), 4)]
 
 
 def spawn_fixtures():
@@ -64,8 +79,41 @@ def spawn_fixtures():
                                        "--clear-groups"] + sleep))
         procs.append(subprocess.Popen(["setpriv", "--reuid=1", "--regid=1",
                                        "--groups=4,5,6"] + sleep))
+        # In a pid namespace below ours, where its sleep is pid 1.
+        procs.append(subprocess.Popen(["unshare", "--pid", "--fork"] + sleep))
     wait_settled(procs, threaded=procs[4].pid)
     return procs
+
+
+def nested_child(procs):
+    """The pid (ours) of the sleep that unshare --pid --fork started, or None."""
+    if not procs[-1].args[0] == "unshare":
+        return None
+    end = time.time() + 60
+    while time.time() < end:
+        for d in glob.glob("/proc/[0-9]*"):
+            rec = procfs.read_task(d)
+            if (rec and rec["base"]["ppid"] == procs[-1].pid and rec["base"]["comm"] == "sleep"
+                    and chr(rec["base"]["state"]) == "S"):
+                return rec["pid"]
+        time.sleep(0.2)
+    raise SystemExit("unshare --pid --fork started no sleep within 60 s")
+
+
+def check_nested(pid, nl, before, errors):
+    """The task of the nested pid namespace: two levels, ours then its own."""
+    st = nl.get("status", {})
+    for name in ("ns_tgid", "ns_pid"):
+        v = u32s(st.get(name, b""))
+        if v != [pid, 1]:
+            errors.append("%d: nested pid namespace: %s netlink %s, want [%d, 1]" % (pid, name, v, pid))
+        if before["status"].get(name) != [pid, 1]:
+            errors.append("%d: nested pid namespace: procfs %s %s, want [%d, 1] (the oracle)"
+                          % (pid, name, before["status"].get(name), pid))
+    for name in ("ns_pgid", "ns_sid"):
+        if len(u32s(st.get(name, b""))) != 2:
+            errors.append("%d: nested pid namespace: %s netlink %s, want 2 levels"
+                          % (pid, name, u32s(st.get(name, b""))))
 
 
 def wait_settled(procs, threaded, timeout=60):
@@ -147,8 +195,16 @@ def compare(pid, nl, before, after, fixture, errors):
     permitted = "io" in before
     stat_ok = stat_permitted(before)
     b_groups = ("base", "stat", "statm", "status", "cred", "io")
+    for name, first in NS_FIRST.items():
+        v = u32s(nl.get("status", {}).get(name, b""))
+        want = nl[first[0]] if len(first) == 1 else nl.get(first[0], {}).get(first[1])
+        if not v or v[0] != want:
+            errors.append("%d: status.%s %s does not start with %s %r" % (pid, name, v, ".".join(first), want))
     for grp in b_groups:
         n = nl.get(grp)
+        if grp == "status" and n is not None:
+            # the pid arrays as lists, compared as a whole below
+            n = dict(n, **{k: u32s(v) for k, v in n.items() if k in NS_FIRST})
         b, a = before.get(grp), after.get(grp)
         if grp == "io" and not permitted:
             REFUSED.add(pid)
@@ -208,6 +264,10 @@ def run(scope):
     fixture_pids = {p.pid for p in fixtures}
     for p in fixtures:
         fixture_pids.update(int(t) for t in os.listdir("/proc/%d/task" % p.pid))
+    nested = nested_child(fixtures)
+    if nested:
+        fixture_pids.add(nested)
+    nested_seen = 0
     me = os.getpid()
     client = tdnl.Client()
     errors, compared, fixtures_seen = [], 0, set()
@@ -235,20 +295,30 @@ def run(scope):
                 if pid == me or (rec and rec.get("tgid") == me):
                     continue
                 compare(pid, got[pid], before[pid], after[pid], pid in fixture_pids, errors)
+                if pid == nested:
+                    check_nested(pid, got[pid], before[pid], errors)
+                    nested_seen += 1
                 compared += 1
                 fixtures_seen.add(pid) if pid in fixture_pids else None
             if scope in ("task", "threads", "children") and not tasks:
                 errors.append("empty dump for scope %s of %s" % (scope, target))
     finally:
         client.close()
+        if nested:
+            os.kill(nested, signal.SIGKILL)  # its namespace's init: not unshare's to kill
         for p in fixtures:
             p.kill()
             p.wait()
+    if nested and scope in ("all_processes", "all_threads") and nested_seen != 3:
+        errors.append("the nested pid namespace's task was compared in %d of 3 rounds" % nested_seen)
     for e in errors[:60]:
         print("MISMATCH", e)
     print("compare_proc[%s] uid=%d: %d task records compared over 3 rounds, %d fixture tasks, "
           "%d mismatches" % (scope, os.geteuid(), compared, len(fixtures_seen), len(errors)))
     print("  io refused by procfs (and absent from the dump) for %d tasks" % len(REFUSED))
+    print("  a task of a nested pid namespace: %s" % (
+        "pid %d, checked in %d rounds" % (nested, nested_seen) if nested
+        else "not started (needs init-userns root)"))
     if not fixtures_seen:
         print("no fixture task was compared: the test itself is broken")
         return 1
