@@ -174,7 +174,8 @@ static bool same_value(int item, const struct raw *n, const struct raw *p, uint6
 		len = p->len > CMDLINE_CAP ? CMDLINE_CAP : p->len;
 		return n->len == len && mem_eq(n->p, p->p, len);
 	case TASKDIAG_TYPE_U32_ARRAY:
-		if (item == TASKDIAG_ITEM_CRED_GROUPS) {
+		/* Lists (groups, the NS* pid arrays): every element counts. */
+		if (info->unit != TASKDIAG_UNIT_BITMAP) {
 			len = p->len > 4 * GROUPS_CAP ? 4 * GROUPS_CAP : p->len;
 			return n->len == len && mem_eq(n->p, p->p, len);
 		}

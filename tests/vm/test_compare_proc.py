@@ -79,8 +79,9 @@ def spawn_fixtures():
                                        "--clear-groups"] + sleep))
         procs.append(subprocess.Popen(["setpriv", "--reuid=1", "--regid=1",
                                        "--groups=4,5,6"] + sleep))
-        # In a pid namespace below ours, where its sleep is pid 1.
-        procs.append(subprocess.Popen(["unshare", "--pid", "--fork"] + sleep))
+        # In a pid namespace below ours, where its sleep is pid 1; it dies
+        # with unshare (--kill-child), so killing the fixture leaves nothing.
+        procs.append(subprocess.Popen(["unshare", "--pid", "--fork", "--kill-child"] + sleep))
     wait_settled(procs, threaded=procs[4].pid)
     return procs
 
@@ -304,8 +305,6 @@ def run(scope):
                 errors.append("empty dump for scope %s of %s" % (scope, target))
     finally:
         client.close()
-        if nested:
-            os.kill(nested, signal.SIGKILL)  # its namespace's init: not unshare's to kill
         for p in fixtures:
             p.kill()
             p.wait()
