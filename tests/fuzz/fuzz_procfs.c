@@ -158,6 +158,8 @@ static const struct {
 	{ "status", 1, "Name:\tbash\nUmask:\t0022\nState:\tS (sleeping)\nTgid:\t42\nNgid:\t0\n"
 		       "Pid:\t42\nPPid:\t1\nTracerPid:\t0\nUid:\t1000\t1000\t1000\t1000\n"
 		       "Gid:\t100\t100\t100\t100\nFDSize:\t256\nGroups:\t4 24 27 \n"
+		       "NStgid:\t42\t7\t1\nNSpid:\t42\t7\t1\nNSpgid:\t40\t5\t0\n"
+		       "NSsid:\t40\t0\t0\n"
 		       "VmPeak:\t  8000 kB\nVmRSS:\t   4000 kB\nThreads:\t1\n"
 		       "SigQ:\t0/15000\nSigPnd:\t0000000000000000\nSigBlk:\t0000000000010000\n"
 		       "CapEff:\t000001ffffffffff\nNoNewPrivs:\t0\nSeccomp:\t2\n"
