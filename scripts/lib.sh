@@ -21,8 +21,9 @@ TD_DEFAULT_KERNEL=6.1
 # What scripts/setup fetches and the build and CI test by default: the whole
 # suite on 6.1, the correctness tests on 6.12 and 6.12-rt.
 TD_KERNELS_TESTED="6.1 6.12 6.12-rt"
-# Every label the scripts accept.
-TD_KERNELS_KNOWN="6.1 6.12 6.1-rt 6.12-rt 6.1-cloud 6.12-cloud"
+# Every label the scripts accept. "debug" is the kernel scripts/debug-kernel
+# builds (6.1 with KASAN, lockdep and the other checkers), not a Debian one.
+TD_KERNELS_KNOWN="6.1 6.12 6.1-rt 6.12-rt 6.1-cloud 6.12-cloud debug"
 
 # The Debian meta-package that names LABEL's image (and, with -headers-,
 # its headers).
@@ -41,6 +42,7 @@ td_kernel_matches() {
 	local label=$1 abi=$2 series=${1%%-*} flavour=
 	case "$label" in *-*) flavour=${label#*-}- ;; esac
 	case "$series" in
+	debug) [[ $abi =~ ^6\.1\.[0-9]+-td-debug$ ]] ;;
 	6.1) [[ $abi =~ ^6\.1\.[0-9]+-[0-9]+-${flavour}amd64$ ]] ;;
 	6.12) [[ $abi =~ ^6\.12\.[0-9]+\+deb[0-9]+-${flavour}amd64$ ]] ;;
 	*) return 1 ;;
@@ -93,4 +95,17 @@ td_kver() {
 	else
 		return 1
 	fi
+}
+
+# The kernel build tree that external modules for LABEL are built against:
+# Debian's headers package, or the debug kernel's own build folder.
+td_kdir() {
+	local label=$1 kver
+	if [ "$label" = debug ]; then
+		[ -s "$TD_CACHE/kdir-debug" ] || return 1
+		cat "$TD_CACHE/kdir-debug"
+		return 0
+	fi
+	kver=$(td_kver "$label") || return 1
+	echo "/usr/src/linux-headers-$kver"
 }
