@@ -28,9 +28,17 @@ PS_COLS = "pid,ppid,user,stat,ni,nlwp,vsz,rss,tty,time,comm"
 PS_COLS_THREADS = "pid,lwp,ppid,user,stat,ni,nlwp,vsz,rss,tty,time,comm"
 # Sleeping tasks spread over these users (daemon, bin, sys, nobody).
 USERS = "1,2,3,65534"
+# The BSD and the UNIX standard forms, measured next to procps_ps/tdps on the
+# single-threaded populations (process scope): method suffix -> arguments.
+PS_FORMS = {"aux": ["aux"], "ef": ["-ef"]}
 
 LIB_METHODS = ["netlink_pid_only", "netlink_base_stat", "netlink_full", "bpf_iter",
                "proc_status_raw", "proc_4files_parsed"]
+
+
+def is_ps(method):
+    """ps and tdps: whole-process figures only, their start-up included."""
+    return method.startswith("procps_ps") or method.startswith("tdps")
 
 
 def log(msg):
@@ -135,6 +143,11 @@ class Bench:
         if method == "tdps":
             return [self.tdps, "-eL" if threads else "-e", "-o",
                     PS_COLS_THREADS if threads else PS_COLS]
+        for form, args in PS_FORMS.items():
+            if method == "procps_ps_" + form:
+                return ["ps"] + args
+            if method == "tdps_" + form:
+                return [self.tdps] + args
         c = [self.tdbench, "run", method]
         if threads:
             c.append("--threads")
@@ -296,6 +309,11 @@ class Bench:
                 if self.tdps:
                     methods.append("tdps")
                 methods.append("procps_ps")
+                if not thread_heavy:
+                    for form in PS_FORMS:
+                        if self.tdps:
+                            methods.append("tdps_" + form)
+                        methods.append("procps_ps_" + form)
             log("population %s, %s scope" % (pop["name"], "threads" if threads else "processes"))
             if not self.checked and self.bpf_ok:
                 self.check(threads)
@@ -318,7 +336,7 @@ class Bench:
                     log("  " + msg)
                     self.notes.append(msg)
                     continue
-                harness = m not in ("procps_ps", "tdps")
+                harness = not is_ps(m)
                 once = runs[0]["wall_s"] * (3 if harness else 1)
                 reps = int(max(self.a.min_reps, min(self.a.reps, self.a.budget // max(once, 1e-3))))
                 plan["wp:" + m] = (reps, self.cmd(m, threads))
@@ -355,7 +373,7 @@ class Bench:
                     n = self.count_syscalls(res["command"].split())
                     if n is None:
                         continue
-                    sub = base if res["method"] not in ("procps_ps", "tdps") and base else 0
+                    sub = base if not is_ps(res["method"]) and base else 0
                     res["syscalls"] = {"total": n, "startup_subtracted": sub,
                                        "per_task": (n - sub) / max(res["tasks"], 1)}
                     log("  syscalls %-20s %9d (%.2f per task)" % (
