@@ -5,7 +5,8 @@
 # module are built on the side against the debug kernel (scripts/debug-kernel)
 # and each one dumps every task in a debug guest:
 #   sleep  - a sleeping call (msleep) inside base.c's rcu_read_lock() section;
-#   leak   - the dump loop of main.c no longer puts the task reference it took.
+#   leak   - the dump loop of main.c no longer puts the task reference it took
+#            (the run kills 50 processes after the dump).
 # Each run must fail with the kernel verdict (scripts/vm-run's status 120)
 # and name the fault: "sleeping function called from invalid context" (or
 # RCU's own report of a sleep in its read side) for the first, a kmemleak
@@ -42,10 +43,16 @@ EOF
 		{ cat "$d/build.log"; return 1; }
 }
 
-# run NAME: one full dump of every task with every group (tdnl.py), as root.
+# run MODULE NAME: as root, 50 sleeping processes are started, one full dump
+# of every task with every group is made (tdnl.py), and the 50 are killed
+# and reaped: a reference the module did not put keeps their task structs
+# alive with nothing left pointing at them (a few, reaped last, may still
+# be named by stale words on a stack kmemleak scans: hence 50).
 run() {
 	"$src/scripts/vm-run" --build "$build" --kernel debug --timeout 900 --module "$1" -- \
-		"$py" "$src/tests/vm/tdnl.py" >"$work/$2.out" 2>&1
+		bash -c 'p=(); for i in $(seq 50); do sleep 1000 & p+=($!); done
+			"$0" "$1" >/dev/null || exit
+			kill "${p[@]}"; wait' "$py" "$src/tests/vm/tdnl.py" >"$work/$2.out" 2>&1
 }
 
 expect() {
