@@ -29,6 +29,7 @@
 
 #include "td_backend_opt.h"
 #include "tdtop.h"
+#include "tdtop_cell.h"
 
 #ifndef TDTOP_VERSION
 #define TDTOP_VERSION "unknown"
@@ -364,12 +365,7 @@ static int width_of(const struct tdtop *tt, enum tdtop_col c)
 /* Append @text to @buf (used @n of @size) in @width, right- or left-aligned. */
 static size_t put_cell(char *buf, size_t n, size_t size, const char *text, int width, bool left)
 {
-	int w;
-
-	if (n >= size)
-		return n;
-	w = snprintf(buf + n, size - n, "%s%*s", n ? " " : "", left ? -width : width, text);
-	return w < 0 ? n : n + (size_t)w < size ? n + (size_t)w : size - 1;
+	return tdc_put(buf, n, size, text, strlen(text), width, left);
 }
 
 void tdtop_header(const struct tdtop *tt, char *buf, size_t size, int width)
@@ -386,65 +382,20 @@ void tdtop_header(const struct tdtop *tt, char *buf, size_t size, int width)
 		buf[width] = '\0';
 }
 
-/* top's scale_mem(): KiB if it fits, else MiB, GiB... with one decimal. */
-static void scale_mem(char *out, size_t size, uint64_t kib, int width)
+/* A string cut to @width with top's '+' at the end when it does not fit; its length. */
+static size_t fit(char *out, size_t size, const char *s, int width)
 {
-	static const char sfx[] = "kmgtpe";
-	double v = (double)kib;
-	int i;
+	size_t len = strlen(s);
 
-	for (i = 0; i < 5; i++) {
-		int w = i ? snprintf(out, size, "%.1f%c", v, sfx[i]) : snprintf(out, size, "%.0f", v);
-
-		if (w <= width)
-			return;
-		v /= 1024.0;
-	}
-	snprintf(out, size, "?");
-}
-
-/* top's scale_pcnt() without its extra precision. */
-static void scale_pcnt(char *out, size_t size, double v, int width)
-{
-	if (snprintf(out, size, "%#.1f", v) <= width)
-		return;
-	if (snprintf(out, size, "%*.0f", width, v) <= width)
-		return;
-	snprintf(out, size, "?");
-}
-
-/* top's scale_tics() for TIME+: min:sec.hundredths, then coarser. */
-static void scale_time(char *out, size_t size, uint64_t cs, int width)
-{
-	unsigned long long secs = cs / 100, mins = secs / 60, hours = mins / 60, days = hours / 24;
-	unsigned long long weeks = days / 7;
-
-	if (mins <= 360 && snprintf(out, size, "%llu:%02llu.%02llu", mins, secs % 60,
-				    (unsigned long long)(cs % 100)) <= width)
-		return;
-	if (mins <= 360 && snprintf(out, size, "%llu:%02llu", mins, secs % 60) <= width)
-		return;
-	if (hours <= 96 && snprintf(out, size, "%llu,%02llu", hours, mins % 60) <= width)
-		return;
-	if (days <= 14 && snprintf(out, size, "%llud+%lluh", days, hours % 24) <= width)
-		return;
-	if (days <= 14 && snprintf(out, size, "%llud", days) <= width)
-		return;
-	if (snprintf(out, size, "%lluw+%llud", weeks, days % 7) <= width)
-		return;
-	if (snprintf(out, size, "%lluw", weeks) <= width)
-		return;
-	snprintf(out, size, "?");
-}
-
-/* A string cut to @width with top's '+' at the end when it does not fit. */
-static void fit(char *out, size_t size, const char *s, int width)
-{
-	snprintf(out, size, "%s", s);
-	if (width > 0 && (size_t)width < size && strlen(out) > (size_t)width) {
+	if (len >= size)
+		len = size - 1;
+	memcpy(out, s, len);
+	if (width > 0 && (size_t)width < size && len > (size_t)width) {
 		out[width - 1] = '+';
-		out[width] = '\0';
+		len = (size_t)width;
 	}
+	out[len] = '\0';
+	return len;
 }
 
 static void command_of(const struct tdtop *tt, const struct tdtop_row *r, char *out, size_t size)
@@ -456,7 +407,13 @@ static void command_of(const struct tdtop *tt, const struct tdtop_row *r, char *
 	taskdiag_task_get_string(r->t, TASKDIAG_ITEM_BASE_COMM, &comm);
 	if (!tt->cmdline || taskdiag_task_get_bytes(r->t, TASKDIAG_ITEM_CMDLINE, &args, &len) ||
 	    !len) {
-		snprintf(out, size, tt->cmdline ? "[%s]" : "%s", comm);
+		if (tt->cmdline) {
+			snprintf(out, size, "[%s]", comm);
+		} else {
+			len = strnlen(comm, size - 1);
+			memcpy(out, comm, len);
+			out[len] = '\0';
+		}
 		return;
 	}
 	if (len >= size)
@@ -474,7 +431,7 @@ void tdtop_row_text(const struct tdtop *tt, const struct tdtop_row *r, char *buf
 		    int width)
 {
 	char cell[4096];
-	size_t n = 0;
+	size_t n = 0, len;
 	int c;
 
 	buf[0] = '\0';
@@ -483,51 +440,55 @@ void tdtop_row_text(const struct tdtop *tt, const struct tdtop_row *r, char *buf
 
 		switch (c) {
 		case TDTOP_COL_PID:
-			snprintf(cell, sizeof(cell), "%d", (int)r->pid);
+			len = tdc_s64(cell, r->pid);
 			break;
 		case TDTOP_COL_USER:
-			fit(cell, sizeof(cell), r->user, w);
+			len = fit(cell, sizeof(cell), r->user, w);
 			break;
 		case TDTOP_COL_PR:
-			if (r->pr < -99)
-				snprintf(cell, sizeof(cell), "rt");
-			else
-				snprintf(cell, sizeof(cell), "%lld", (long long)r->pr);
+			if (r->pr < -99) {
+				memcpy(cell, "rt", 3);
+				len = 2;
+			} else {
+				len = tdc_s64(cell, r->pr);
+			}
 			break;
 		case TDTOP_COL_NI:
-			snprintf(cell, sizeof(cell), "%lld", (long long)r->ni);
+			len = tdc_s64(cell, r->ni);
 			break;
 		case TDTOP_COL_VIRT:
-			scale_mem(cell, sizeof(cell), r->virt, w);
+			len = tdc_mem(cell, sizeof(cell), r->virt, w);
 			break;
 		case TDTOP_COL_RES:
-			scale_mem(cell, sizeof(cell), r->res, w);
+			len = tdc_mem(cell, sizeof(cell), r->res, w);
 			break;
 		case TDTOP_COL_SHR:
-			scale_mem(cell, sizeof(cell), r->shr, w);
+			len = tdc_mem(cell, sizeof(cell), r->shr, w);
 			break;
 		case TDTOP_COL_S:
-			snprintf(cell, sizeof(cell), "%c", r->state ? r->state : '?');
+			cell[0] = r->state ? r->state : '?';
+			cell[1] = '\0';
+			len = 1;
 			break;
 		case TDTOP_COL_CPU:
-			scale_pcnt(cell, sizeof(cell), r->cpu, w);
+			len = tdc_pcnt(cell, sizeof(cell), r->cpu, w);
 			break;
 		case TDTOP_COL_MEM:
-			scale_pcnt(cell, sizeof(cell), r->mem, w);
+			len = tdc_pcnt(cell, sizeof(cell), r->mem, w);
 			break;
 		case TDTOP_COL_TIME:
-			scale_time(cell, sizeof(cell), r->cs, w);
+			len = tdc_time(cell, sizeof(cell), r->cs, w);
 			break;
 		default: {
 			char cmd[4096];
 			int left = width - (int)n - 1;
 
 			command_of(tt, r, cmd, sizeof(cmd));
-			fit(cell, sizeof(cell), cmd, left > 0 ? left : 1);
+			len = fit(cell, sizeof(cell), cmd, left > 0 ? left : 1);
 			w = 0;
 		}
 		}
-		n = put_cell(buf, n, size, cell, w, c == TDTOP_COL_USER || c == TDTOP_COL_COMMAND);
+		n = tdc_put(buf, n, size, cell, len, w, c == TDTOP_COL_USER || c == TDTOP_COL_COMMAND);
 	}
 	if (width > 0 && (size_t)width < size && n > (size_t)width)
 		buf[width] = '\0';
