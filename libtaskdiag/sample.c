@@ -36,6 +36,7 @@ struct taskdiag_diff {
 	uint32_t *order;	/* position -> cur record */
 	double *vals;		/* cur record * TASKDIAG_DERIVED__COUNT */
 	int8_t *err;		/* the same, 0 or a negative errno */
+	unsigned int ncpu;	/* for TASKDIAG_DERIVED_CPU_MACHINE */
 	uint32_t *exited;	/* prev records without a match */
 	size_t nexited, ecap;
 	size_t appeared;
@@ -470,53 +471,65 @@ static uint64_t td_start_resolution(void)
 	return ns;
 }
 
-static void td_derive(struct taskdiag_diff *d, uint32_t ci, unsigned int ncpu)
+/*
+ * Derived values are computed when first asked for (taskdiag_diff_get(), a
+ * sort on one): a top shows one or two of them, and working out every one
+ * for every task took as long as the merge itself.
+ */
+#define TD_DERIVED_LAZY INT8_MIN
+
+/* Derived value @k of current record @ci, into d->vals and d->err. */
+static void td_derive(struct taskdiag_diff *d, uint32_t ci, int k)
 {
 	const struct taskdiag_task *cur = &d->cur->recs[ci];
 	const struct taskdiag_task *old = NULL;
-	double *vals = &d->vals[(size_t)ci * TASKDIAG_DERIVED__COUNT];
-	int8_t *err = &d->err[(size_t)ci * TASKDIAG_DERIVED__COUNT];
+	size_t at = (size_t)ci * TASKDIAG_DERIVED__COUNT + (size_t)k;
 	bool from_zero = false;
-	int k;
+	uint64_t now, then = 0, delta;
+	int e;
 
 	if (d->prev_of[ci] >= 0)
 		old = &d->prev->recs[d->prev_of[ci]];
 	else if (td_task_present(cur, TASKDIAG_ITEM_BASE_START_TIME) &&
 		 cur->base.start_time + td_start_resolution() >= d->prev->time)
 		from_zero = true;	/* started in the interval */
-	vals[0] = 0;
-	err[0] = -EINVAL;
-	for (k = 1; k < TASKDIAG_DERIVED__COUNT; k++) {
-		uint64_t now, then = 0, delta;
-		int e = td_counter(cur, k, &now);
-
-		vals[k] = 0;
-		if (!e && old)
-			e = td_counter(old, k, &then);
-		else if (!e && !from_zero)
-			e = -ENOENT;
-		if (!e && now < then)
-			e = -ERANGE;
-		if (!e && k != TASKDIAG_DERIVED_CPU_TIME && !d->interval)
-			e = -EDOM;
-		err[k] = (int8_t)e;
-		if (e)
-			continue;
-		delta = now - then;
-		switch (k) {
-		case TASKDIAG_DERIVED_CPU_TIME:
-			vals[k] = (double)delta;
-			break;
-		case TASKDIAG_DERIVED_CPU:
-			vals[k] = 100.0 * (double)delta / (double)d->interval;
-			break;
-		case TASKDIAG_DERIVED_CPU_MACHINE:
-			vals[k] = 100.0 * (double)delta / (double)d->interval / ncpu;
-			break;
-		default:
-			vals[k] = (double)delta * 1e9 / (double)d->interval;
-		}
+	d->vals[at] = 0;
+	e = td_counter(cur, k, &now);
+	if (!e && old)
+		e = td_counter(old, k, &then);
+	else if (!e && !from_zero)
+		e = -ENOENT;
+	if (!e && now < then)
+		e = -ERANGE;
+	if (!e && k != TASKDIAG_DERIVED_CPU_TIME && !d->interval)
+		e = -EDOM;
+	d->err[at] = (int8_t)e;
+	if (e)
+		return;
+	delta = now - then;
+	switch (k) {
+	case TASKDIAG_DERIVED_CPU_TIME:
+		d->vals[at] = (double)delta;
+		break;
+	case TASKDIAG_DERIVED_CPU:
+		d->vals[at] = 100.0 * (double)delta / (double)d->interval;
+		break;
+	case TASKDIAG_DERIVED_CPU_MACHINE:
+		d->vals[at] = 100.0 * (double)delta / (double)d->interval / d->ncpu;
+		break;
+	default:
+		d->vals[at] = (double)delta * 1e9 / (double)d->interval;
 	}
+}
+
+/* The index of derived value @k of record @ci, computed if it was not yet. */
+static size_t td_derived_at(struct taskdiag_diff *d, uint32_t ci, int k)
+{
+	size_t at = (size_t)ci * TASKDIAG_DERIVED__COUNT + (size_t)k;
+
+	if (d->err[at] == TD_DERIVED_LAZY)
+		td_derive(d, ci, k);
+	return at;
 }
 
 static bool td_same_task(const struct taskdiag_task *a, const struct taskdiag_task *b)
@@ -589,10 +602,13 @@ int taskdiag_diff_compute(struct taskdiag_diff *d, const struct taskdiag_sample 
 			d->appeared++;
 		}
 	}
-	for (j = 0; j < n; j++) {
-		d->order[j] = cur->order[j];
-		td_derive(d, (uint32_t)j, ncpu);
+	memcpy(d->order, cur->order, n * sizeof(*d->order));
+	memset(d->err, TD_DERIVED_LAZY, n * TASKDIAG_DERIVED__COUNT);
+	for (j = 0; j < n; j++) {	/* an invalid value is invalid at once */
+		d->err[j * TASKDIAG_DERIVED__COUNT] = -EINVAL;
+		d->vals[j * TASKDIAG_DERIVED__COUNT] = 0;
 	}
+	d->ncpu = ncpu;
 	d->n = n;
 	return 0;
 }
@@ -631,7 +647,8 @@ int taskdiag_diff_get(const struct taskdiag_diff *d, size_t i, enum taskdiag_der
 		*val = 0;
 	if (!d || !val || i >= d->n || what <= 0 || what >= TASKDIAG_DERIVED__COUNT)
 		return -EINVAL;
-	k = (size_t)d->order[i] * TASKDIAG_DERIVED__COUNT + what;
+	/* the cache is filled in place: a diff is read-only to its caller */
+	k = td_derived_at((struct taskdiag_diff *)d, d->order[i], what);
 	*val = d->vals[k];
 	return d->err[k];
 }
@@ -673,8 +690,11 @@ int taskdiag_diff_sort_derived(struct taskdiag_diff *d, enum taskdiag_derived wh
 			       bool descending)
 {
 	struct td_sort_ctx c = { .d = d, .key = what, .desc = descending };
+	size_t i;
 
 	if (!d || what <= 0 || what >= TASKDIAG_DERIVED__COUNT)
 		return -EINVAL;
+	for (i = 0; i < d->n; i++)
+		td_derived_at(d, (uint32_t)i, what);
 	return td_diff_sort(d, &c);
 }

@@ -120,7 +120,12 @@ size_t tdc_pcnt(char *out, size_t size, double v, int width)
 {
 	int w;
 
-	if (v >= 0 && v < 1e6) {
+	/* below the double nearest 0.05 (above 0.05), printf rounds to 0.0: most tasks */
+	if (!signbit(v) && v < 0.05 && width >= 3) {
+		memcpy(out, "0.0", 4);	/* @size is at least 32 */
+		return 3;
+	}
+	if (!signbit(v) && v < 1e6) {
 		double t = v * 10.0, f = floor(t), d = t - f;
 
 		/*

@@ -154,6 +154,16 @@ static void pcnt_values(void **state)
 			m = ref_pcnt(b, sizeof(b), v, widths[w]);
 			CHECK_CELL(n, a, m, b, "pcnt %.17g width %d", v, widths[w]);
 		}
+		{	/* around 0.05, where the shortcut to "0.0" ends */
+			double edge[] = { 0, nextafter(0.05, 0), 0.05, nextafter(0.05, 1), 0.04999,
+					  nextafter(0.15, 0), 0.15, 0.25, 0.35, -0.0, -0.04 };
+
+			for (k = 0; k < (int)(sizeof(edge) / sizeof(edge[0])); k++) {
+				n = tdc_pcnt(a, sizeof(a), edge[k], widths[w]);
+				m = ref_pcnt(b, sizeof(b), edge[k], widths[w]);
+				CHECK_CELL(n, a, m, b, "pcnt %.17g width %d", edge[k], widths[w]);
+			}
+		}
 		n = tdc_pcnt(a, sizeof(a), 1e12, widths[w]);
 		m = ref_pcnt(b, sizeof(b), 1e12, widths[w]);
 		CHECK_CELL(n, a, m, b, "pcnt %g width %d", 1e12, widths[w]);
