@@ -130,7 +130,14 @@ def compare(proc="/proc", procfs_fd=None):
 
 
 class Request(ctypes.Structure):
-    _fields_ = [("scope", ctypes.c_int), ("pid", ctypes.c_int), ("groups", ctypes.c_uint32)]
+    """struct taskdiag_request of the current header (0.4: filters appended)."""
+    _fields_ = [("scope", ctypes.c_int), ("pid", ctypes.c_int), ("groups", ctypes.c_uint32),
+                ("npids", ctypes.c_uint32), ("pids", ctypes.c_void_p),
+                ("uids", ctypes.c_void_p), ("euids", ctypes.c_void_p),
+                ("nuids", ctypes.c_uint32), ("neuids", ctypes.c_uint32),
+                ("cgroup_id", ctypes.c_uint64), ("cgroup_path", ctypes.c_char_p),
+                ("comm", ctypes.c_char_p), ("flags", ctypes.c_uint32),
+                ("ran_since", ctypes.c_uint64)]
 
 
 def lib_pids(path, fd):
