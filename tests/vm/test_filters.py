@@ -27,7 +27,13 @@ under a procfs with hidepid=noaccess, a user's uid filter must not match
 the root tasks it may only list (a filter must not reveal a hidden uid),
 while a pid filter still finds them as listed records.
 
-Usage: test_filters.py
+The sampling API (libtaskdiag, through ctypes): taskdiag_sample_take_since()
+after a first sample must list the same live tasks as a full dump, count
+the idle fixtures among the records it copied, give the woken fixtures
+their new context-switch counts and the idle ones their old ones, and
+leave out the fixtures that exited.
+
+Usage: test_filters.py LIBTASKDIAG_SO
 """
 import ctypes
 import os
@@ -39,6 +45,7 @@ import threading
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import tdlib  # noqa: E402
 import tdnl  # noqa: E402
 from forked import drop_to, in_child  # noqa: E402
 
@@ -329,6 +336,78 @@ def ran_since_cases():
         os.waitpid(p, 0)
 
 
+def sample_case(path):
+    """taskdiag_sample_take_since(): idle tasks keep their previous record."""
+    lib = tdlib.load(path)
+    td, s1, s2 = ctypes.c_void_p(), ctypes.c_void_p(), ctypes.c_void_p()
+    if lib.taskdiag_open(ctypes.byref(td), tdlib.BACKEND_NETLINK) or \
+            lib.taskdiag_sample_new(ctypes.byref(s1)) or lib.taskdiag_sample_new(ctypes.byref(s2)):
+        check("sample: open the library", False)
+        return
+    vcs = lib.taskdiag_item_lookup(b"status.voluntary_ctxt_switches")
+    req = tdlib.Request(scope=tdlib.SCOPE_ALL_PROCESSES,
+                        groups=tdlib.GROUP_BASE | tdlib.GROUP_STATUS)
+    n = 6
+    wake = [os.pipe() for _ in range(n)]
+    ack_r, ack_w = os.pipe()
+    wakers = [waker_child(r, ack_w) for r, _ in wake]
+    idle = [sleeper() for _ in range(n)]
+    doomed = [sleeper() for _ in range(2)]
+    time.sleep(1.0)
+
+    def records(s):
+        out = {}
+        for i in range(lib.taskdiag_sample_count(s)):
+            t = lib.taskdiag_sample_task(s, i)
+            v = ctypes.c_uint64()
+            ok = lib.taskdiag_task_get_u64(t, vcs, ctypes.byref(v)) == 0
+            out[lib.taskdiag_task_pid(t)] = v.value if ok else None
+        return out
+    n1 = lib.taskdiag_sample_take_since(td, ctypes.byref(req), None, s1)
+    first = records(s1)
+    check("sample: the first take_since reads every task, copies none",
+          n1 > 0 and lib.taskdiag_sample_idle_count(s1) == 0 and
+          set(wakers + idle + doomed) <= set(first), "%d records" % n1)
+    for i in range(n // 2):
+        os.write(wake[i][1], b"w")
+    for p in doomed:
+        os.kill(p, signal.SIGKILL)
+        os.waitpid(p, 0)
+    acks = b""
+    while len(acks) < n // 2:
+        select.select([ack_r], [], [], 30)
+        acks += os.read(ack_r, 64)
+    c = tdnl.Client()
+    before = {t["pid"] for t in c.request(scope=tdnl.SCOPE["all_processes"])}
+    n2 = lib.taskdiag_sample_take_since(td, ctypes.byref(req), s1, s2)
+    after = {t["pid"] for t in c.request(scope=tdnl.SCOPE["all_processes"])}
+    c.close()
+    second = records(s2)
+    copied = lib.taskdiag_sample_idle_count(s2)
+    check("sample: the second lists the live tasks of full dumps around it",
+          (before & after) <= set(second) <= (before | after),
+          "%d records, %d copied; missing %s" % (n2, copied, sorted((before & after) -
+                                                                     set(second))[:10]))
+    check("sample: exited fixtures absent", not set(doomed) & set(second))
+    check("sample: records copied for the idle fixtures at least", copied >= n,
+          "%d copied of %d" % (copied, n2))
+    grew = [p for p in wakers[: n // 2] if second.get(p) is not None and
+            first.get(p) is not None and second[p] > first[p]]
+    check("sample: woken fixtures have their new context-switch counts", len(grew) == n // 2,
+          "%d of %d" % (len(grew), n // 2))
+    same = [p for p in idle if second.get(p) == first.get(p) is not None]
+    check("sample: idle fixtures keep their counts", len(same) == n,
+          "%d of %d" % (len(same), n))
+    for _, w in wake:
+        os.close(w)
+    for p in wakers + idle:
+        os.kill(p, signal.SIGKILL)
+        os.waitpid(p, 0)
+    lib.taskdiag_sample_free(s1)
+    lib.taskdiag_sample_free(s2)
+    lib.taskdiag_close(td)
+
+
 def hidepid_case():
     """hidepid=noaccess: a uid filter never matches a task the user may only list."""
     os.makedirs("/tmp/tdfilt-proc", exist_ok=True)
@@ -397,6 +476,7 @@ def main():
     try:
         filter_cases(me, fixtures, cg)
         ran_since_cases()
+        sample_case(sys.argv[1])
         if root:
             hidepid_case()
     finally:

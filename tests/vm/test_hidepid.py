@@ -29,6 +29,7 @@ import time
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import tdnl  # noqa: E402
 from forked import drop_to, in_child  # noqa: E402
+from tdlib import Request  # noqa: E402
 
 NOBODY = 65534
 OTHER = 1000
@@ -127,17 +128,6 @@ def compare(proc="/proc", procfs_fd=None):
             if tid not in dumped_threads and alive(tid) and tgid in got:
                 bad.append("thread %d listed in %s/%d/task, not dumped" % (tid, proc, tgid))
     return ["%d processes, %d threads dumped" % (len(got), len(threads))] + bad
-
-
-class Request(ctypes.Structure):
-    """struct taskdiag_request of the current header (0.4: filters appended)."""
-    _fields_ = [("scope", ctypes.c_int), ("pid", ctypes.c_int), ("groups", ctypes.c_uint32),
-                ("npids", ctypes.c_uint32), ("pids", ctypes.c_void_p),
-                ("uids", ctypes.c_void_p), ("euids", ctypes.c_void_p),
-                ("nuids", ctypes.c_uint32), ("neuids", ctypes.c_uint32),
-                ("cgroup_id", ctypes.c_uint64), ("cgroup_path", ctypes.c_char_p),
-                ("comm", ctypes.c_char_p), ("flags", ctypes.c_uint32),
-                ("ran_since", ctypes.c_uint64)]
 
 
 def lib_pids(path, fd):
