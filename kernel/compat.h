@@ -227,6 +227,21 @@ static inline char td_task_state_char(struct task_struct *t)
  * boot, which a module cannot read (struct rq is private): every task
  * counts as ran there.
  */
+/*
+ * Is @t on a CPU? task_struct::on_cpu exists only with CONFIG_SMP (every
+ * Debian kernel); without it, say yes: ran-since then keeps every task.
+ * On SMP, on_cpu is cleared with a release (finish_task()) after the task's
+ * last accounting: the acquire orders the caller's later reads after it.
+ */
+static inline bool td_task_on_cpu(struct task_struct *t)
+{
+#ifdef CONFIG_SMP
+	return smp_load_acquire(&t->on_cpu);
+#else
+	return true;
+#endif
+}
+
 static inline bool td_sched_ran_since(u64 exec_start, u64 since)
 {
 #if defined(CONFIG_IRQ_TIME_ACCOUNTING) || defined(CONFIG_PARAVIRT_TIME_ACCOUNTING)

@@ -214,12 +214,13 @@ bool td_filter_next_pid(const struct td_filter *f, u32 *nr)
 /*
  * May @t have run since @since? See the ran-since doc of the spec and
  * td_sched_ran_since() in compat.h. Reads the scheduler's fields without
- * its locks: on_cpu is cleared with a release after the last-run time was
- * written, so the acquire orders what follows.
+ * its locks, on_cpu first (td_task_on_cpu()): a task that stopped after
+ * @since has its last-run time written before on_cpu was cleared; one
+ * migrated since has it zeroed, which counts as ran.
  */
 static bool td_thread_ran(struct task_struct *t, u64 since)
 {
-	if (smp_load_acquire(&t->on_cpu) || READ_ONCE(t->on_rq))
+	if (td_task_on_cpu(t) || READ_ONCE(t->on_rq))
 		return true;
 	return td_sched_ran_since(READ_ONCE(t->se.exec_start), since);
 }

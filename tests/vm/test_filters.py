@@ -255,13 +255,40 @@ def stamp_of(tasks):
     return stamps.pop() if len(stamps) == 1 else None
 
 
+class Population:
+    """n wakers (each woken through its pipe), n sleepers, some doomed."""
+
+    def __init__(self, n, ndoomed):
+        self.wake = [os.pipe() for _ in range(n)]
+        self.ack_r, self.ack_w = os.pipe()
+        self.wakers = [waker_child(r, self.ack_w) for r, _ in self.wake]
+        self.idle = [sleeper() for _ in range(n)]
+        self.doomed = [sleeper() for _ in range(ndoomed)]
+
+    def step(self, k, extra_acks=0):
+        """Wake the first k wakers, kill the doomed, wait until the woken ran."""
+        for i in range(k):
+            os.write(self.wake[i][1], b"w")
+        for p in self.doomed:
+            os.kill(p, signal.SIGKILL)
+            os.waitpid(p, 0)
+        acks = b""
+        while len(acks) < k + extra_acks:
+            select.select([self.ack_r], [], [], 30)
+            acks += os.read(self.ack_r, 64)
+
+    def end(self):
+        for _, w in self.wake:
+            os.close(w)
+        for p in self.wakers + self.idle:
+            os.kill(p, signal.SIGKILL)
+            os.waitpid(p, 0)
+
+
 def ran_since_cases():
     n = 12
-    wake = [os.pipe() for _ in range(n)]
-    ack_r, ack_w = os.pipe()
-    wakers = [waker_child(r, ack_w) for r, _ in wake]
-    idle = [sleeper() for _ in range(n)]
-    doomed = [sleeper() for _ in range(4)]
+    pop = Population(n, 4)
+    wakers, idle, doomed, ack_w = pop.wakers, pop.idle, pop.doomed, pop.ack_w
     tr, tw = os.pipe()
     tt = two_threads(tr, ack_w)
     busy = child(spin)
@@ -279,16 +306,8 @@ def ran_since_cases():
     s0t = stamp_of(first_t)
     # Between the samples: wake half the wakers, the second thread, kill some.
     woken = wakers[: n // 2]
-    for i in range(n // 2):
-        os.write(wake[i][1], b"w")
     os.write(tw, b"w")
-    for p in doomed:
-        os.kill(p, signal.SIGKILL)
-        os.waitpid(p, 0)
-    acks = b""
-    while len(acks) < n // 2 + 1:
-        select.select([ack_r], [], [], 30)
-        acks += os.read(ack_r, 64)
+    pop.step(n // 2, extra_acks=1)
     for name, scope, stamp in (("processes", procs, s0), ("threads", threads, s0t)):
         second = c.request(scope=scope, show=SHOW, raw_attrs=f_since(stamp))
         got = {t["pid"] for t in second}
@@ -328,10 +347,9 @@ def ran_since_cases():
         check("ran-since [%s]: a new stamp, later than the first" % name,
               stamp_of(withidle) is not None and stamp_of(withidle) > stamp)
     c.close()
-    for _, w in wake:
-        os.close(w)
+    pop.end()
     os.close(tw)
-    for p in wakers + idle + [tt, busy]:
+    for p in (tt, busy):
         os.kill(p, signal.SIGKILL)
         os.waitpid(p, 0)
 
@@ -348,11 +366,8 @@ def sample_case(path):
     req = tdlib.Request(scope=tdlib.SCOPE_ALL_PROCESSES,
                         groups=tdlib.GROUP_BASE | tdlib.GROUP_STATUS)
     n = 6
-    wake = [os.pipe() for _ in range(n)]
-    ack_r, ack_w = os.pipe()
-    wakers = [waker_child(r, ack_w) for r, _ in wake]
-    idle = [sleeper() for _ in range(n)]
-    doomed = [sleeper() for _ in range(2)]
+    pop = Population(n, 2)
+    wakers, idle, doomed = pop.wakers, pop.idle, pop.doomed
     time.sleep(1.0)
 
     def records(s):
@@ -368,15 +383,7 @@ def sample_case(path):
     check("sample: the first take_since reads every task, copies none",
           n1 > 0 and lib.taskdiag_sample_idle_count(s1) == 0 and
           set(wakers + idle + doomed) <= set(first), "%d records" % n1)
-    for i in range(n // 2):
-        os.write(wake[i][1], b"w")
-    for p in doomed:
-        os.kill(p, signal.SIGKILL)
-        os.waitpid(p, 0)
-    acks = b""
-    while len(acks) < n // 2:
-        select.select([ack_r], [], [], 30)
-        acks += os.read(ack_r, 64)
+    pop.step(n // 2)
     c = tdnl.Client()
     before = {t["pid"] for t in c.request(scope=tdnl.SCOPE["all_processes"])}
     n2 = lib.taskdiag_sample_take_since(td, ctypes.byref(req), s1, s2)
@@ -398,11 +405,7 @@ def sample_case(path):
     same = [p for p in idle if second.get(p) == first.get(p) is not None]
     check("sample: idle fixtures keep their counts", len(same) == n,
           "%d of %d" % (len(same), n))
-    for _, w in wake:
-        os.close(w)
-    for p in wakers + idle:
-        os.kill(p, signal.SIGKILL)
-        os.waitpid(p, 0)
+    pop.end()
     lib.taskdiag_sample_free(s1)
     lib.taskdiag_sample_free(s2)
     lib.taskdiag_close(td)
