@@ -128,6 +128,9 @@ def sleeper(uid=None, euid=None, comm=COMM, cgroup=None):
 
 
 def cgroup_of(pid):
+    """The task's cgroup v2 path; None if it is gone. procfs prints no 0::
+    line until a cgroup2 has been mounted once (cgrp_dfl_visible): every
+    task is then in the root of the unified hierarchy."""
     try:
         with open("/proc/%d/cgroup" % pid) as f:
             for line in f:
@@ -135,7 +138,7 @@ def cgroup_of(pid):
                     return line[3:].strip()
     except OSError:
         return None
-    return None
+    return "/"
 
 
 def key(t):
