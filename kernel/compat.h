@@ -236,6 +236,7 @@ static inline char td_task_state_char(struct task_struct *t)
 static inline bool td_task_on_cpu(struct task_struct *t)
 {
 #ifdef CONFIG_SMP
+	/* Pairs with the smp_store_release() of finish_task(). */
 	return smp_load_acquire(&t->on_cpu);
 #else
 	return true;

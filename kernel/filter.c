@@ -46,7 +46,8 @@ static int td_filter_ids(const struct nlattr *attr, bool pids, struct td_ids *id
 	if (!attr)
 		return 0;
 	if (nla_len(attr) % sizeof(u32)) {
-		NL_SET_ERR_MSG_ATTR(extack, attr, "an id list is an array of u32 (length a multiple of 4)");
+		NL_SET_ERR_MSG_ATTR(extack, attr,
+				    "an id list is an array of u32 (length a multiple of 4)");
 		return -EINVAL;
 	}
 	n = nla_len(attr) / sizeof(u32);
@@ -56,7 +57,8 @@ static int td_filter_ids(const struct nlattr *attr, bool pids, struct td_ids *id
 	ids->n = n;
 	sort(ids->v, n, sizeof(u32), td_u32_cmp, NULL);
 	if (pids && (ids->v[0] < 1 || ids->v[n - 1] > PID_MAX_LIMIT)) {
-		NL_SET_ERR_MSG_ATTR(extack, attr, "filter-pid: each pid must be 1 to PID_MAX_LIMIT");
+		NL_SET_ERR_MSG_ATTR(extack, attr,
+				    "filter-pid: each pid must be 1 to PID_MAX_LIMIT");
 		return -EINVAL;
 	}
 	return 0;
@@ -90,7 +92,8 @@ static int td_filter_cgroup(struct td_filter *f, struct nlattr **attrs,
 	if (!id && !path)
 		return 0;
 	if (id && path) {
-		NL_SET_ERR_MSG_ATTR(extack, path, "give filter-cgroup-id or filter-cgroup-path, not both");
+		NL_SET_ERR_MSG_ATTR(extack, path,
+				    "give filter-cgroup-id or filter-cgroup-path, not both");
 		return -EINVAL;
 	}
 	if (path && ((const char *)nla_data(path))[0] != '/') {
