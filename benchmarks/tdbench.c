@@ -3,7 +3,7 @@
  * tdbench: the benchmark harness of task_diag.
  *
  *   tdbench run METHOD [--threads] [--loops N] [--bpf-dir DIR] [--print N]
- *               [--records FILE]
+ *               [--records FILE] [--uid UID] [--ran-since-ms MS [--idle]]
  *       Read every task once (N times) with METHOD and report, as one JSON
  *       line, the number of tasks and the time of the reading loop only
  *       (opening the netlink handle, allocating buffers and exiting are
@@ -46,6 +46,12 @@
  *   noop                nothing (start-up cost, for syscall counts)
  * The library methods decode every item of the groups asked for through
  * the typed getters; bpf_iter reads every field of every record.
+ *
+ * Kernel-side filters, for the netlink methods: --uid UID keeps the tasks
+ * of that real uid; --ran-since-ms MS makes each timed dump a "ran since"
+ * dump from the start of the previous one (the first from an untimed
+ * pid-only dump), MS milliseconds later (the sleep is outside the timing),
+ * as a sampler every MS ms would; --idle adds ran-since-idle records.
  */
 #define _GNU_SOURCE
 #include <ctype.h>
@@ -185,6 +191,10 @@ static long tdb_status_raw(bool threads)
  * libtaskdiag methods: every item of the requested groups, through getters
  */
 
+/* next-ran-since of the last dump (--ran-since-ms). */
+static uint64_t tdb_stamp;
+static bool tdb_stamp_seen;
+
 struct tdb_consumer {
 	int items[TASKDIAG_ITEM__COUNT];
 	enum taskdiag_type types[TASKDIAG_ITEM__COUNT];
@@ -216,6 +226,8 @@ static int tdb_consume(const struct taskdiag_task *t, void *arg)
 	uint64_t sum = (uint64_t)taskdiag_task_pid(t) + (uint64_t)taskdiag_task_tgid(t);
 	int i;
 
+	if (!tdb_stamp_seen && !taskdiag_task_next_ran_since(t, &tdb_stamp))
+		tdb_stamp_seen = true;
 	for (i = 0; i < c->nitems; i++) {
 		enum taskdiag_item item = (enum taskdiag_item)c->items[i];
 		const void *data;
@@ -468,8 +480,10 @@ static int tdb_run(int argc, char **argv)
 	const unsigned char *recs = NULL;
 	uint32_t recs_max = 0;
 	char bpf_path[512], recs_path[512];
-	bool threads = false;
-	int loops = 1, i, m = -1, err;
+	bool threads = false, idle = false;
+	int loops = 1, i, m = -1, err, since_ms = -1;
+	uint32_t uid = 0;
+	bool by_uid = false;
 	long count = 0, missing = 0;
 	FILE *out;
 
@@ -500,6 +514,13 @@ static int tdb_run(int argc, char **argv)
 				tdb_die(argv[i], errno);
 		} else if (!strcmp(argv[i], "--bpf-dir") && i + 1 < argc) {
 			bpf_dir = argv[++i];
+		} else if (!strcmp(argv[i], "--uid") && i + 1 < argc) {
+			uid = (uint32_t)strtoul(argv[++i], NULL, 10);
+			by_uid = true;
+		} else if (!strcmp(argv[i], "--ran-since-ms") && i + 1 < argc) {
+			since_ms = atoi(argv[++i]);
+		} else if (!strcmp(argv[i], "--idle")) {
+			idle = true;
 		} else {
 			fprintf(stderr, "tdbench run: unknown option '%s'\n", argv[i]);
 			return 2;
@@ -523,6 +544,10 @@ static int tdb_run(int argc, char **argv)
 			tdb_die("malloc", ENOMEM);
 		req.scope = threads ? TASKDIAG_SCOPE_ALL_THREADS : TASKDIAG_SCOPE_ALL_PROCESSES;
 		req.groups = tdb_methods[m].groups;
+		if (by_uid) {
+			req.uids = &uid;
+			req.nuids = 1;
+		}
 		break;
 	case TDB_BPF:
 	case TDB_BPF_CLASSIC:
@@ -548,10 +573,32 @@ static int tdb_run(int argc, char **argv)
 		break;
 	}
 
+	if ((by_uid || since_ms >= 0) && !td) {
+		fprintf(stderr, "tdbench: --uid and --ran-since-ms are for the netlink methods\n");
+		return 2;
+	}
 	for (i = 0; i < loops; i++) {
 		struct rusage r0, r1;
 		double t0, t1;
 
+		if (since_ms >= 0) {
+			/* Outside the timing: the first stamp, the sampler's interval. */
+			if (!tdb_stamp_seen) {
+				struct taskdiag_request first = req;
+
+				first.groups = 0;
+				first.flags = TASKDIAG_REQ_RAN_SINCE;
+				first.ran_since = 0;
+				tdb_consumer_init(c, 0);
+				err = taskdiag_dump(td, &first, tdb_consume, c);
+				if (err || !tdb_stamp_seen)
+					tdb_die("the first ran-since dump", err ? -err : EPROTO);
+			}
+			usleep((useconds_t)since_ms * 1000);
+			req.flags = TASKDIAG_REQ_RAN_SINCE | (idle ? TASKDIAG_REQ_RAN_SINCE_IDLE : 0);
+			req.ran_since = tdb_stamp;
+			tdb_stamp_seen = false;
+		}
 		getrusage(RUSAGE_SELF, &r0);
 		t0 = tdb_now();
 		switch (tdb_methods[m].m) {
@@ -589,7 +636,9 @@ static int tdb_run(int argc, char **argv)
 
 	out = tdb_result_file();
 	fprintf(out, "{\"method\":\"%s\",\"threads\":%s,\"tasks\":%ld,\"missing_items\":%ld,"
-		"\"loop_s\":[", name, threads ? "true" : "false", count, missing);
+		"\"uid\":%ld,\"ran_since_ms\":%d,\"idle\":%s,\"loop_s\":[", name,
+		threads ? "true" : "false", count, missing, by_uid ? (long)uid : -1L, since_ms,
+		idle ? "true" : "false");
 	for (i = 0; i < loops; i++)
 		fprintf(out, "%s%.6f", i ? "," : "", loop_s[i]);
 	fprintf(out, "],\"loop_utime_s\":[");

@@ -42,6 +42,7 @@
 #include <linux/capability.h>
 #include <linux/fs.h>
 #include <linux/highmem.h>
+#include <linux/jiffies.h>
 #include <linux/mm.h>
 #include <linux/mmap_lock.h>
 #include <linux/proc_fs.h>
@@ -204,6 +205,51 @@ static inline char td_task_state_char(struct task_struct *t)
 
 	BUILD_BUG_ON(1 + ilog2(TASK_REPORT_MAX) != sizeof(letters) - 1);
 	return letters[task_state_index(t)];
+}
+
+/*
+ * Ran since @since (a local_clock() value)? @exec_start is the task's
+ * se.exec_start: the scheduler's clock_task of its CPU when it was last
+ * accounted (switch-in, each tick and update_curr() while it runs, and
+ * when it stops: sleep, preemption), on 6.1 (CFS) and 6.12 (EEVDF) alike,
+ * for the fair, rt, deadline and stop classes. 0 means it never ran, or
+ * that it was migrated since (enqueue_entity() with ENQUEUE_MIGRATED
+ * zeroes it until it next runs): count that as ran, never a miss.
+ *
+ * Without IRQ and steal time accounting, clock_task is the rq's clock,
+ * sched_clock_cpu() of that CPU, the domain of local_clock(). Where
+ * sched_clock is not stable, each CPU's clock is kept within one tick
+ * (TICK_NSEC) of the time of day sampled at its last tick, so two CPUs'
+ * clocks differ by less than two ticks: the comparison allows for that.
+ * With CONFIG_IRQ_TIME_ACCOUNTING or CONFIG_PARAVIRT_TIME_ACCOUNTING
+ * (none of Debian's 6.1 and 6.12 kernels, -rt and -cloud included),
+ * clock_task lags the clock by the CPU's interrupt and steal time since
+ * boot, which a module cannot read (struct rq is private): every task
+ * counts as ran there.
+ */
+/*
+ * Is @t on a CPU? task_struct::on_cpu exists only with CONFIG_SMP (every
+ * Debian kernel); without it, say yes: ran-since then keeps every task.
+ * On SMP, on_cpu is cleared with a release (finish_task()) after the task's
+ * last accounting: the acquire orders the caller's later reads after it.
+ */
+static inline bool td_task_on_cpu(struct task_struct *t)
+{
+#ifdef CONFIG_SMP
+	/* Pairs with the smp_store_release() of finish_task(). */
+	return smp_load_acquire(&t->on_cpu);
+#else
+	return true;
+#endif
+}
+
+static inline bool td_sched_ran_since(u64 exec_start, u64 since)
+{
+#if defined(CONFIG_IRQ_TIME_ACCOUNTING) || defined(CONFIG_PARAVIRT_TIME_ACCOUNTING)
+	return true;
+#else
+	return !exec_start || exec_start + 2 * TICK_NSEC >= since;
+#endif
 }
 
 #endif /* _TASK_DIAG_COMPAT_H */

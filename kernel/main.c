@@ -90,6 +90,7 @@ static void td_subject_free(struct td_subject *s)
 	if (s->has_opener)
 		put_cred(s->opener.cred);
 	put_pid(s->sender.tgid);
+	td_filter_free(&s->filter);
 	kfree(s);
 }
 
@@ -216,6 +217,7 @@ static int td_fill_task(struct sk_buff *skb, const struct td_view *view,
 			u32 portid, u32 seq, int flags)
 {
 	const struct td_subject *subj = view->subj;
+	const struct td_filter *f = &subj->filter;
 	struct td_task_ctx ctx = {
 		.subj = subj,
 		.view = view,
@@ -224,6 +226,8 @@ static int td_fill_task(struct sk_buff *skb, const struct td_view *view,
 	};
 	bool exec_locked = show & TD_SHOW_EXEC_LOCKED;
 	void *st[ARRAY_SIZE(td_groups)] = {};
+	enum td_match match;
+	enum td_vis vis;
 	pid_t tgid;
 	void *hdr;
 	int i, err;
@@ -248,7 +252,8 @@ static int td_fill_task(struct sk_buff *skb, const struct td_view *view,
 		return -EINTR;
 
 	err = -ESRCH;
-	switch (td_visibility(&ctx)) {
+	vis = td_visibility(&ctx);
+	switch (vis) {
 	case TD_VIS_FULL:
 		break;
 	case TD_VIS_LISTED:
@@ -259,6 +264,12 @@ static int td_fill_task(struct sk_buff *skb, const struct td_view *view,
 	case TD_VIS_HIDDEN:
 		goto out_unlock;
 	}
+	/* After the hidepid= checks, before any group is computed. */
+	match = td_filter_match(&ctx, vis, nr);
+	if (match == TD_MATCH_NO)
+		goto out_unlock;
+	if (match == TD_MATCH_IDLE)
+		show = 0;
 
 	hdr = genlmsg_put(skb, portid, seq, &td_family, flags, TASK_DIAG_CMD_GET);
 	if (!hdr) {
@@ -269,6 +280,11 @@ static int td_fill_task(struct sk_buff *skb, const struct td_view *view,
 	err = -EMSGSIZE;
 	if (td_put_u32(skb, TASK_DIAG_A_TASK_PID, nr) ||
 	    td_put_u32(skb, TASK_DIAG_A_TASK_TGID, tgid))
+		goto err_cancel;
+	if (f->ran_since &&
+	    (nla_put_u64_64bit(skb, TASK_DIAG_A_TASK_NEXT_RAN_SINCE, f->stamp,
+			       TASK_DIAG_A_TASK_PAD) ||
+	     (match == TD_MATCH_IDLE && nla_put_flag(skb, TASK_DIAG_A_TASK_RAN_SINCE_IDLE))))
 		goto err_cancel;
 
 	for (i = 0; i < ARRAY_SIZE(td_groups); i++) {
@@ -377,10 +393,12 @@ static struct task_struct *td_next_thread(struct td_dump *d, bool *walked)
 static struct task_struct *td_next_task(struct td_dump *d)
 {
 	enum pid_type type = td_scope_whole(d->scope) ? PIDTYPE_TGID : PIDTYPE_PID;
+	const struct td_filter *f = &d->subj->filter;
 	struct task_struct *task = NULL;
 	unsigned int skipped = 0;
 	struct pid *pid;
 	bool walked;
+	u32 nr;
 
 	if (d->scope == TASK_DIAG_SCOPE_THREADS) {
 		task = td_next_thread(d, &walked);
@@ -402,10 +420,19 @@ static struct task_struct *td_next_task(struct td_dump *d)
 
 	rcu_read_lock();
 	for (;;) {
+		/* With filter-pid: from one listed pid to the next. */
+		if (!td_filter_next_pid(f, &d->next_nr))
+			break;
 		pid = find_ge_pid(d->next_nr, d->subj->ns);
 		if (!pid)
 			break;
-		d->next_nr = pid_nr_ns(pid, d->subj->ns);
+		nr = pid_nr_ns(pid, d->subj->ns);
+		if (f->pids.n && nr != d->next_nr) {
+			/* No task has the listed pid: on to the next one >= nr. */
+			d->next_nr = nr;
+			continue;
+		}
+		d->next_nr = nr;
 		task = pid_task(pid, type);
 		if (task && td_scope_match(d, task)) {
 			get_task_struct(task);
@@ -537,7 +564,8 @@ static int td_dump_start(struct netlink_callback *cb)
 	d->subj = td_subject_new(cb->skb, attrs, &ext, &d->err);
 	if (d->subj)
 		d->err = td_parse_req(attrs, true, &d->scope, &d->show, &d->target,
-				      d->subj, &ext);
+				      d->subj, &ext) ?:
+			 td_filter_parse(&d->subj->filter, attrs, true, &ext);
 	else if (d->err == -ENOMEM)
 		return -ENOMEM;
 	d->err_msg = ext._msg;
@@ -625,6 +653,10 @@ static int td_doit(struct sk_buff *skb, struct genl_info *info)
 	subj = td_subject_new(skb, info->attrs, info->extack, &err);
 	if (!subj)
 		return err;
+	/* Filters need a dump: this only refuses them, with a message. */
+	err = td_filter_parse(&subj->filter, info->attrs, false, info->extack);
+	if (err)
+		goto err_free_subj;
 	err = td_parse_req(info->attrs, false, &scope, &show, &target, subj,
 			   info->extack);
 	if (err)

@@ -44,6 +44,45 @@ struct td_who {
 };
 
 /**
+ * struct td_ids - a sorted array of ids of a filter
+ * @v: the ids, ascending (kmalloc'd), or NULL
+ * @n: entries in @v; 0 means no such filter
+ */
+struct td_ids {
+	u32 *v;
+	u32 n;
+};
+
+/**
+ * struct td_filter - a dump's filters (kernel/filter.c), fixed at its start
+ * @pids: filter-pid
+ * @uids: filter-uid (as mapped into the opener's user namespace)
+ * @euids: filter-euid
+ * @cgrp: the cgroup of filter-cgroup-id or -path (referenced), or NULL
+ * @comm: filter-comm, valid when @has_comm
+ * @has_comm: the request has filter-comm
+ * @ran_since: the request has ran-since
+ * @idle: ran-since-idle: write tasks that did not run as idle records
+ * @guarded: a filter on something a listing of /proc does not show (all
+ *           but filter-pid): a task of hidepid=noaccess never matches
+ * @since: ran-since's value
+ * @stamp: next-ran-since: local_clock() when the dump started
+ */
+struct td_filter {
+	struct td_ids pids;
+	struct td_ids uids;
+	struct td_ids euids;
+	struct cgroup *cgrp;
+	char comm[64];
+	bool has_comm;
+	bool ran_since;
+	bool idle;
+	bool guarded;
+	u64 since;
+	u64 stamp;
+};
+
+/**
  * struct td_subject - who asks, fixed when the request arrives
  * @sender: the process that sent the request (references held on its
  *          credentials and thread group)
@@ -58,6 +97,7 @@ struct td_who {
  * @hide_pid: the hidepid= of the procfs instance the sender sees at /proc
  *            (or the one procfs-fd names), an enum proc_hidepid value
  * @pid_gid: the gid= of that instance
+ * @filter: the request's filters
  *
  * The reader of each part of a dump (td_view) is added to these two: every
  * party must pass every check, so neither handing a socket to a more
@@ -73,6 +113,7 @@ struct td_subject {
 	u64 boottime_offset;
 	int hide_pid;
 	kgid_t pid_gid;
+	struct td_filter filter;
 };
 
 #define TD_MAX_WHO 3
@@ -129,6 +170,19 @@ enum td_vis {
 	TD_VIS_FULL,
 	TD_VIS_LISTED,
 	TD_VIS_HIDDEN,
+};
+
+/**
+ * enum td_match - what the filters make of a task
+ * @TD_MATCH_YES: write it
+ * @TD_MATCH_NO: leave it out
+ * @TD_MATCH_IDLE: write it as an idle record (pid, tgid, next-ran-since,
+ *                 ran-since-idle)
+ */
+enum td_match {
+	TD_MATCH_YES,
+	TD_MATCH_NO,
+	TD_MATCH_IDLE,
 };
 
 /**
@@ -279,5 +333,11 @@ enum td_vis td_visibility(struct td_task_ctx *ctx);
 bool td_may_read(struct td_task_ctx *ctx);
 bool td_may_read_io(struct td_task_ctx *ctx);
 struct mm_struct *td_task_mm(struct td_task_ctx *ctx);
+
+int td_filter_parse(struct td_filter *f, struct nlattr **attrs, bool dump,
+		    struct netlink_ext_ack *extack);
+void td_filter_free(struct td_filter *f);
+bool td_filter_next_pid(const struct td_filter *f, u32 *nr);
+enum td_match td_filter_match(struct td_task_ctx *ctx, enum td_vis vis, pid_t nr);
 
 #endif /* _TASK_DIAG_INTERNAL_H */

@@ -27,9 +27,16 @@ static struct netlink_range_validation td_procfs_fd_range = {
 	.max = INT_MAX,
 };
 
+static struct netlink_range_validation td_filter_cgroup_id_range = {
+	.min = 1,
+	.max = U64_MAX,
+};
+
 /*
- * Requests of get: scope, pid, show, procfs-fd. Validation is strict, so
- * every other attribute (left NLA_UNSPEC here) is refused.
+ * Requests of get: scope, pid, show, procfs-fd, filter-pid, filter-uid,
+ * filter-euid, filter-cgroup-id, filter-cgroup-path, filter-comm,
+ * ran-since, ran-since-idle. Validation is strict, so every other
+ * attribute (left NLA_UNSPEC here) is refused.
  */
 static const struct nla_policy td_req_policy[TASK_DIAG_A_TASK_MAX + 1] = {
 	[TASK_DIAG_A_TASK_SCOPE] = NLA_POLICY_RANGE(NLA_U32, TASK_DIAG_SCOPE_ALL_PROCESSES,
@@ -37,6 +44,14 @@ static const struct nla_policy td_req_policy[TASK_DIAG_A_TASK_MAX + 1] = {
 	[TASK_DIAG_A_TASK_PID] = NLA_POLICY_FULL_RANGE(NLA_U32, &td_pid_range),
 	[TASK_DIAG_A_TASK_SHOW] = NLA_POLICY_MASK(NLA_U32, TASK_DIAG_SHOW_ALL),
 	[TASK_DIAG_A_TASK_PROCFS_FD] = NLA_POLICY_FULL_RANGE(NLA_U32, &td_procfs_fd_range),
+	[TASK_DIAG_A_TASK_FILTER_PID] = NLA_POLICY_RANGE(NLA_BINARY, 4, 4096),
+	[TASK_DIAG_A_TASK_FILTER_UID] = NLA_POLICY_RANGE(NLA_BINARY, 4, 4096),
+	[TASK_DIAG_A_TASK_FILTER_EUID] = NLA_POLICY_RANGE(NLA_BINARY, 4, 4096),
+	[TASK_DIAG_A_TASK_FILTER_CGROUP_ID] = NLA_POLICY_FULL_RANGE(NLA_U64, &td_filter_cgroup_id_range),
+	[TASK_DIAG_A_TASK_FILTER_CGROUP_PATH] = { .type = NLA_NUL_STRING, .len = 4095 },
+	[TASK_DIAG_A_TASK_FILTER_COMM] = { .type = NLA_NUL_STRING, .len = 63 },
+	[TASK_DIAG_A_TASK_RAN_SINCE] = { .type = NLA_U64 },
+	[TASK_DIAG_A_TASK_RAN_SINCE_IDLE] = { .type = NLA_FLAG },
 };
 
 /* The layout the spec gives each struct (ABI rule 4). */

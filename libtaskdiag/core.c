@@ -108,12 +108,15 @@ int taskdiag_open_replay(struct taskdiag **tdp, int fd)
 	return 0;
 }
 
-int taskdiag_replay_request(struct taskdiag *td, struct taskdiag_request *req)
+TD_SYMVER(td_api_replay_request, "taskdiag_replay_request@@TASKDIAG_0.4");
+int td_api_replay_request(struct taskdiag *td, struct taskdiag_request *req)
 {
 	if (!td || !req || td->ops != &td_replay_backend)
 		return -EINVAL;
 	if (td->iter)
 		return -EBUSY;
+	/* A recording keeps scope, pid and groups: no filter. */
+	memset(req, 0, sizeof(*req));
 	return td_nl_replay_request(td, req);
 }
 
@@ -159,8 +162,30 @@ void td_set_extack(struct taskdiag *td, const char *msg, size_t len)
 	td->has_extack = true;
 }
 
-int taskdiag_iter_start(struct taskdiag *td, const struct taskdiag_request *req,
-			struct taskdiag_iter **itp)
+/* The 0.4 members: counts within the module's limit, arrays where counted. */
+static bool td_req_filters_ok(const struct taskdiag_request *req)
+{
+	if ((req->npids && !req->pids) || (req->nuids && !req->uids) ||
+	    (req->neuids && !req->euids))
+		return false;
+	if (req->npids > TASKDIAG_FILTER_MAX || req->nuids > TASKDIAG_FILTER_MAX ||
+	    req->neuids > TASKDIAG_FILTER_MAX)
+		return false;
+	if (req->flags & ~(TASKDIAG_REQ_RAN_SINCE | TASKDIAG_REQ_RAN_SINCE_IDLE))
+		return false;
+	return (req->flags & TASKDIAG_REQ_RAN_SINCE) || !(req->flags & TASKDIAG_REQ_RAN_SINCE_IDLE);
+}
+
+/* Does @req use a 0.4 member (a filter or ran-since)? */
+bool td_req_has_filters(const struct taskdiag_request *req)
+{
+	return req->npids || req->nuids || req->neuids || req->cgroup_id || req->cgroup_path ||
+	       req->comm || req->flags;
+}
+
+TD_SYMVER(td_api_iter_start, "taskdiag_iter_start@@TASKDIAG_0.4");
+int td_api_iter_start(struct taskdiag *td, const struct taskdiag_request *req,
+		      struct taskdiag_iter **itp)
 {
 	struct taskdiag_iter *it;
 	int err;
@@ -172,7 +197,7 @@ int taskdiag_iter_start(struct taskdiag *td, const struct taskdiag_request *req,
 		return -EBUSY;
 	if ((req->scope && (req->scope < TASKDIAG_SCOPE_ALL_PROCESSES ||
 			    req->scope > TASKDIAG_SCOPE_CHILDREN)) ||
-	    (req->groups & ~TASKDIAG_GROUP_ALL) || req->pid < 0)
+	    (req->groups & ~TASKDIAG_GROUP_ALL) || req->pid < 0 || !td_req_filters_ok(req))
 		return -EINVAL;
 	it = calloc(1, sizeof(*it));
 	if (!it)
@@ -215,8 +240,9 @@ void taskdiag_iter_end(struct taskdiag_iter *it)
 	free(it);
 }
 
-int taskdiag_dump(struct taskdiag *td, const struct taskdiag_request *req, taskdiag_cb cb,
-		  void *arg)
+TD_SYMVER(td_api_dump, "taskdiag_dump@@TASKDIAG_0.4");
+int td_api_dump(struct taskdiag *td, const struct taskdiag_request *req, taskdiag_cb cb,
+		void *arg)
 {
 	const struct taskdiag_task *task;
 	struct taskdiag_iter *it;
@@ -224,7 +250,7 @@ int taskdiag_dump(struct taskdiag *td, const struct taskdiag_request *req, taskd
 
 	if (!cb)
 		return -EINVAL;
-	ret = taskdiag_iter_start(td, req, &it);
+	ret = td_api_iter_start(td, req, &it);
 	if (ret)
 		return ret;
 	while ((ret = taskdiag_iter_next(it, &task)) == 1) {
@@ -345,6 +371,19 @@ pid_t taskdiag_task_pid(const struct taskdiag_task *t)
 pid_t taskdiag_task_tgid(const struct taskdiag_task *t)
 {
 	return t && td_task_present(t, TASKDIAG_ITEM_TGID) ? (pid_t)t->top.tgid : 0;
+}
+
+int taskdiag_task_next_ran_since(const struct taskdiag_task *t, uint64_t *v)
+{
+	if (!t || !v || !(t->top.mask & (1ull << TD_TOP_F_NEXT_RAN_SINCE)))
+		return t && v ? -ENOENT : -EINVAL;
+	*v = t->top.next_ran_since;
+	return 0;
+}
+
+bool taskdiag_task_is_idle(const struct taskdiag_task *t)
+{
+	return t && (t->top.mask & (1ull << TD_TOP_F_RAN_SINCE_IDLE));
 }
 
 const char *taskdiag_strerror(int err)

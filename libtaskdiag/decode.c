@@ -37,6 +37,8 @@ _Static_assert(offsetof(struct task_diag_base, mask) == 0 &&
 enum td_dec_kind {
 	TD_DEC_SKIP,		/* PAD, request-only, or newer than this library */
 	TD_DEC_U32,		/* exactly 4 bytes, into a top-part item */
+	TD_DEC_NEXT_RAN_SINCE,	/* exactly 8 bytes, into top.next_ran_since */
+	TD_DEC_RAN_SINCE_IDLE,	/* empty: top.ran_since_idle is 1 */
 	TD_DEC_STRUCT,		/* a group struct */
 	TD_DEC_STRING,		/* NUL-terminated */
 	TD_DEC_U32_ARRAY,	/* a multiple of 4 bytes */
@@ -86,6 +88,9 @@ static const struct td_attr_rule td_attr_rules[TASK_DIAG_A_TASK_MAX + 1] = {
 	[TASK_DIAG_A_TASK_NS_PID] = { .kind = TD_DEC_U32_ARRAY, .item = TASKDIAG_ITEM_STATUS_NSPID },
 	[TASK_DIAG_A_TASK_NS_PGID] = { .kind = TD_DEC_U32_ARRAY, .item = TASKDIAG_ITEM_STATUS_NSPGID },
 	[TASK_DIAG_A_TASK_NS_SID] = { .kind = TD_DEC_U32_ARRAY, .item = TASKDIAG_ITEM_STATUS_NSSID },
+	/* Not items (no column, no JSON key): taskdiag_task_next_ran_since(), _is_idle(). */
+	[TASK_DIAG_A_TASK_NEXT_RAN_SINCE] = { .kind = TD_DEC_NEXT_RAN_SINCE },
+	[TASK_DIAG_A_TASK_RAN_SINCE_IDLE] = { .kind = TD_DEC_RAN_SINCE_IDLE },
 };
 
 /*
@@ -110,9 +115,23 @@ static void td_trim_mask(struct taskdiag_task *t, uint16_t off, uint32_t len)
 static int td_put_attr(struct taskdiag_task *t, const struct td_attr_rule *r,
 		       const unsigned char *p, uint32_t len)
 {
+	uint64_t u64;
 	uint32_t u32;
 
 	switch (r->kind) {
+	case TD_DEC_NEXT_RAN_SINCE:
+		if (len != sizeof(u64))
+			return -EBADMSG;
+		memcpy(&u64, p, sizeof(u64));
+		t->top.next_ran_since = u64;
+		t->top.mask |= 1ull << TD_TOP_F_NEXT_RAN_SINCE;
+		return 0;
+	case TD_DEC_RAN_SINCE_IDLE:
+		if (len)
+			return -EBADMSG;
+		t->top.ran_since_idle = 1;
+		t->top.mask |= 1ull << TD_TOP_F_RAN_SINCE_IDLE;
+		return 0;
 	case TD_DEC_U32:
 		if (len != sizeof(u32))
 			return -EBADMSG;

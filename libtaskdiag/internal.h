@@ -43,6 +43,9 @@ struct td_task_top {
 	struct td_blob ns_pid;
 	struct td_blob ns_pgid;
 	struct td_blob ns_sid;
+	uint64_t next_ran_since;
+	uint32_t ran_since_idle;
+	uint32_t __reserved2;
 };
 
 enum {
@@ -58,6 +61,8 @@ enum {
 	TD_TOP_F_NS_PID,
 	TD_TOP_F_NS_PGID,
 	TD_TOP_F_NS_SID,
+	TD_TOP_F_NEXT_RAN_SINCE,
+	TD_TOP_F_RAN_SINCE_IDLE,
 };
 
 /*
@@ -312,6 +317,23 @@ TD_HIDDEN int td_nl_replay_request(struct taskdiag *td, struct taskdiag_request 
 TD_HIDDEN void td_sample_reset(struct taskdiag_sample *s);
 TD_HIDDEN int td_sample_append(struct taskdiag_sample *s, const struct taskdiag_task *t);
 TD_HIDDEN int td_sample_finish(struct taskdiag_sample *s, uint64_t time_ns);
+
+/*
+ * The functions that take a struct taskdiag_request, at their current
+ * symbol version (core.c, sample.c; compat.c binds the names). Code in the
+ * library calls these, never the public names.
+ */
+#define TD_VERSIONED __attribute__((visibility("default")))
+#define TD_SYMVER(impl, name) __asm__(".symver " #impl ", " name)
+TD_VERSIONED int td_api_iter_start(struct taskdiag *td, const struct taskdiag_request *req,
+				   struct taskdiag_iter **itp);
+TD_VERSIONED int td_api_dump(struct taskdiag *td, const struct taskdiag_request *req,
+			     taskdiag_cb cb, void *arg);
+TD_VERSIONED int td_api_replay_request(struct taskdiag *td, struct taskdiag_request *req);
+TD_VERSIONED int td_api_sample_take(struct taskdiag *td, const struct taskdiag_request *req,
+				    struct taskdiag_sample *s);
+/* Does @req use a member of 0.4 (a filter, ran-since)? (core.c) */
+TD_HIDDEN bool td_req_has_filters(const struct taskdiag_request *req);
 
 /* taskdiag_system_read() from another root laid out as /proc (tests). */
 TD_HIDDEN int td_system_read_at(const char *root, struct taskdiag_system *sys, size_t size);

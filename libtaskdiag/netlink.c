@@ -401,6 +401,30 @@ void td_nl_begin(struct taskdiag_iter *it, uint32_t seq, uint16_t family)
 	it->priv = nl;
 }
 
+/* The request's filters and ran-since (0 or libnl's negative NLE_*). */
+static int td_nl_put_filters(struct nl_msg *msg, const struct taskdiag_request *req)
+{
+	int err = 0;
+
+	if (req->npids)
+		err = nla_put(msg, TASK_DIAG_A_TASK_FILTER_PID, (int)(req->npids * 4), req->pids);
+	if (!err && req->nuids)
+		err = nla_put(msg, TASK_DIAG_A_TASK_FILTER_UID, (int)(req->nuids * 4), req->uids);
+	if (!err && req->neuids)
+		err = nla_put(msg, TASK_DIAG_A_TASK_FILTER_EUID, (int)(req->neuids * 4), req->euids);
+	if (!err && req->cgroup_id)
+		err = nla_put_u64(msg, TASK_DIAG_A_TASK_FILTER_CGROUP_ID, req->cgroup_id);
+	if (!err && req->cgroup_path)
+		err = nla_put_string(msg, TASK_DIAG_A_TASK_FILTER_CGROUP_PATH, req->cgroup_path);
+	if (!err && req->comm)
+		err = nla_put_string(msg, TASK_DIAG_A_TASK_FILTER_COMM, req->comm);
+	if (!err && (req->flags & TASKDIAG_REQ_RAN_SINCE))
+		err = nla_put_u64(msg, TASK_DIAG_A_TASK_RAN_SINCE, req->ran_since);
+	if (!err && (req->flags & TASKDIAG_REQ_RAN_SINCE_IDLE))
+		err = nla_put_flag(msg, TASK_DIAG_A_TASK_RAN_SINCE_IDLE);
+	return err;
+}
+
 static int td_nl_iter_start(struct taskdiag_iter *it)
 {
 	struct td_nl *nl = it->td->priv;
@@ -428,6 +452,8 @@ static int td_nl_iter_start(struct taskdiag_iter *it)
 		err = nla_put_u32(msg, TASK_DIAG_A_TASK_SHOW, it->req.groups);
 	if (!err && it->td->procfs_fd >= 0)
 		err = nla_put_u32(msg, TASK_DIAG_A_TASK_PROCFS_FD, (uint32_t)it->td->procfs_fd);
+	if (!err)
+		err = td_nl_put_filters(msg, &it->req);
 	if (err < 0) {
 		err = td_nl_errno(err);
 		goto out_free_msg;

@@ -533,6 +533,12 @@ static int td_pf_iter_start(struct taskdiag_iter *it)
 	struct td_pf_iter *pi;
 	int err;
 
+	if (td_req_has_filters(&it->req)) {
+		static const char msg[] = "filters and ran-since need the task_diag module";
+
+		td_set_extack(it->td, msg, strlen(msg));
+		return -EOPNOTSUPP;
+	}
 	switch (scope) {
 	case TASKDIAG_SCOPE_ALL_PROCESSES:
 	case TASKDIAG_SCOPE_ALL_THREADS:

@@ -27,6 +27,9 @@ struct taskdiag_sample {
 	uint32_t *bypid;	/* records by ascending pid */
 	size_t icap;		/* capacity of order and bypid */
 	uint64_t time;		/* CLOCK_BOOTTIME, ns */
+	uint64_t next_ran_since; /* the module's stamp for the next take_since */
+	bool has_stamp;		/* next_ran_since came with the replies */
+	size_t nidle;		/* records copied from the previous sample */
 };
 
 struct taskdiag_diff {
@@ -110,6 +113,9 @@ void td_sample_reset(struct taskdiag_sample *s)
 	s->n = 0;
 	s->used = 0;
 	s->time = 0;
+	s->has_stamp = false;
+	s->next_ran_since = 0;
+	s->nidle = 0;
 }
 
 int td_sample_append(struct taskdiag_sample *s, const struct taskdiag_task *t)
@@ -264,10 +270,34 @@ static uint64_t td_boottime_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
-int taskdiag_sample_take(struct taskdiag *td, const struct taskdiag_request *req,
-			 struct taskdiag_sample *s)
+/* The record of @pid in @s (its bypid index is sorted), or NULL. */
+static const struct taskdiag_task *td_sample_find(const struct taskdiag_sample *s, pid_t pid)
 {
-	const struct taskdiag_task *t;
+	size_t lo = 0, hi = s->n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		pid_t p = td_rec_pid(&s->recs[s->bypid[mid]]);
+
+		if (p < pid)
+			lo = mid + 1;
+		else if (p > pid)
+			hi = mid;
+		else
+			return &s->recs[s->bypid[mid]];
+	}
+	return NULL;
+}
+
+/*
+ * Fill @s with the records of @req. An idle record (ran-since-idle: the
+ * task did not run since @prev) takes the task's record in @prev, if it
+ * has one.
+ */
+static int td_sample_fill(struct taskdiag *td, const struct taskdiag_request *req,
+			  const struct taskdiag_sample *prev, struct taskdiag_sample *s)
+{
+	const struct taskdiag_task *t, *old;
 	struct taskdiag_iter *it;
 	uint64_t now;
 	int ret;
@@ -276,13 +306,20 @@ int taskdiag_sample_take(struct taskdiag *td, const struct taskdiag_request *req
 		return -EINVAL;
 	td_sample_reset(s);
 	now = td_boottime_ns();
-	ret = taskdiag_iter_start(td, req, &it);
+	ret = td_api_iter_start(td, req, &it);
 	if (ret)
 		return ret;
 	while ((ret = taskdiag_iter_next(it, &t)) == 1) {
-		ret = td_sample_append(s, t);
+		if (!s->has_stamp && !taskdiag_task_next_ran_since(t, &s->next_ran_since))
+			s->has_stamp = true;
+		old = NULL;
+		if (prev && taskdiag_task_is_idle(t))
+			old = td_sample_find(prev, td_rec_pid(t));
+		ret = td_sample_append(s, old ? old : t);
 		if (ret)
 			break;
+		if (old)
+			s->nidle++;
 	}
 	taskdiag_iter_end(it);
 	if (!ret)
@@ -292,6 +329,43 @@ int taskdiag_sample_take(struct taskdiag *td, const struct taskdiag_request *req
 		return ret;
 	}
 	return s->n > INT32_MAX ? INT32_MAX : (int)s->n;
+}
+
+TD_SYMVER(td_api_sample_take, "taskdiag_sample_take@@TASKDIAG_0.4");
+int td_api_sample_take(struct taskdiag *td, const struct taskdiag_request *req,
+		       struct taskdiag_sample *s)
+{
+	return td_sample_fill(td, req, NULL, s);
+}
+
+int taskdiag_sample_take_since(struct taskdiag *td, const struct taskdiag_request *req,
+			       const struct taskdiag_sample *prev, struct taskdiag_sample *s)
+{
+	struct taskdiag_request r;
+
+	if (!td || !req || !s || s == prev)
+		return -EINVAL;
+	r = *req;
+	r.flags = 0;
+	r.ran_since = 0;
+	if (taskdiag_get_backend(td) == TASKDIAG_BACKEND_NETLINK) {
+		/* Without a stamp (first take, procfs, empty), since 0: all. */
+		r.flags = TASKDIAG_REQ_RAN_SINCE;
+		if (prev && prev->has_stamp) {
+			r.flags |= TASKDIAG_REQ_RAN_SINCE_IDLE;
+			r.ran_since = prev->next_ran_since;
+		} else {
+			prev = NULL;
+		}
+	} else {
+		prev = NULL;
+	}
+	return td_sample_fill(td, &r, prev, s);
+}
+
+size_t taskdiag_sample_idle_count(const struct taskdiag_sample *s)
+{
+	return s ? s->nidle : 0;
 }
 
 size_t taskdiag_sample_count(const struct taskdiag_sample *s)

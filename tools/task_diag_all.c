@@ -22,6 +22,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <pwd.h>
 #include <sys/ioctl.h>
 #include <unistd.h>
 
@@ -58,6 +59,10 @@ struct opts {
 	const char *dump_raw;
 	const char *replay;
 	int nscope;
+	uint32_t *uids, *euids;	/* --uid, --euid */
+	uint32_t nuids, neuids;
+	const char *cgroup;	/* --cgroup: a path (/...) or an id */
+	const char *comm;	/* --comm */
 };
 
 static const struct {
@@ -80,6 +85,10 @@ enum {
 	OPT_DUMP_RAW,
 	OPT_REPLAY,
 	OPT_CRLF,
+	OPT_UID,
+	OPT_EUID,
+	OPT_CGROUP,
+	OPT_COMM,
 };
 
 static const char short_opts[] = ":aAp:t:c:s:o:jqwb:hV";
@@ -100,6 +109,10 @@ static const struct option long_opts[] = {
 	{ "verify", no_argument, NULL, OPT_VERIFY },
 	{ "dump-raw", required_argument, NULL, OPT_DUMP_RAW },
 	{ "replay", required_argument, NULL, OPT_REPLAY },
+	{ "uid", required_argument, NULL, OPT_UID },
+	{ "euid", required_argument, NULL, OPT_EUID },
+	{ "cgroup", required_argument, NULL, OPT_CGROUP },
+	{ "comm", required_argument, NULL, OPT_COMM },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
 	{ NULL, 0, NULL, 0 },
@@ -117,6 +130,13 @@ static void usage(FILE *f)
 	      "                           blanks, -p repeated)\n"
 	      "  -t, --threads-of PID     the threads of process PID\n"
 	      "  -c, --children-of PID    the processes whose parent is PID\n"
+	      "\n"
+	      "Filters (in the kernel: netlink backend only; all must match):\n"
+	      "      --uid UID,...        real uid (number or user name) is one of these\n"
+	      "      --euid UID,...       effective uid is one of these\n"
+	      "      --cgroup CG          in cgroup v2 CG or below: a path from the cgroup\n"
+	      "                           namespace's root (/system.slice) or an id\n"
+	      "      --comm NAME          command name is exactly NAME\n"
 	      "\n"
 	      "What:\n"
 	      "  -s, --show GROUP,...     groups to read: base stat statm io status cred\n"
@@ -331,6 +351,58 @@ static void add_pids(struct opts *o, const char *arg)
 	o->pid = o->pids[0];
 }
 
+/* --uid/--euid LIST: numbers or user names, separated by commas. */
+static void add_uids(const char *opt, const char *arg, uint32_t **ids, uint32_t *n)
+{
+	char *copy = strdup(arg), *tok, *save = NULL, *end;
+	struct passwd *pw;
+	unsigned long v;
+
+	if (!copy)
+		td_nomem();
+	for (tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		errno = 0;
+		v = strtoul(tok, &end, 10);
+		if (*tok >= '0' && *tok <= '9' && !*end && !errno && v <= UINT32_MAX) {
+			/* a number */
+		} else if ((pw = getpwnam(tok))) {
+			v = pw->pw_uid;
+		} else {
+			usage_defer("%s: '%s' is not a uid or a user name", opt, tok);
+			break;
+		}
+		if (*n >= TASKDIAG_FILTER_MAX) {
+			usage_defer("%s: at most %u uids", opt, TASKDIAG_FILTER_MAX);
+			break;
+		}
+		*ids = realloc(*ids, (*n + 1) * sizeof(**ids));
+		if (!*ids)
+			td_nomem();
+		(*ids)[(*n)++] = (uint32_t)v;
+	}
+	free(copy);
+}
+
+/* The filters of the options into @req. */
+static void set_filters(const struct opts *o, struct taskdiag_request *req)
+{
+	char *end;
+
+	req->uids = o->uids;
+	req->nuids = o->nuids;
+	req->euids = o->euids;
+	req->neuids = o->neuids;
+	req->comm = o->comm;
+	if (o->cgroup && o->cgroup[0] == '/') {
+		req->cgroup_path = o->cgroup;
+	} else if (o->cgroup) {
+		errno = 0;
+		req->cgroup_id = strtoull(o->cgroup, &end, 10);
+		if (errno || *end || !req->cgroup_id || o->cgroup[0] < '0' || o->cgroup[0] > '9')
+			usage_error("--cgroup: '%s' is not a path (/...) or a cgroup id", o->cgroup);
+	}
+}
+
 /* The option as it was written: "--pid" or "-p". */
 static void bad_option(const char *what, char **argv, int c)
 {
@@ -417,6 +489,18 @@ static void parse_args(int argc, char **argv, struct opts *o)
 			break;
 		case OPT_REPLAY:
 			o->replay = optarg;
+			break;
+		case OPT_UID:
+			add_uids("--uid", optarg, &o->uids, &o->nuids);
+			break;
+		case OPT_EUID:
+			add_uids("--euid", optarg, &o->euids, &o->neuids);
+			break;
+		case OPT_CGROUP:
+			o->cgroup = optarg;
+			break;
+		case OPT_COMM:
+			o->comm = optarg;
 			break;
 		case 'h':
 			usage(stdout);
@@ -528,6 +612,7 @@ int main(int argc, char **argv)
 
 	req.scope = opt.scope;
 	req.pid = opt.pid;
+	set_filters(&opt, &req);
 
 	if (opt.verify) {
 		struct verify vf = { .o = &o, .self = getpid(), .tick_ns = 1000000000u / o.cx.hz };
@@ -605,5 +690,7 @@ out:
 	out_free(&o);
 	free(opt.fields);
 	free(opt.pids);
+	free(opt.uids);
+	free(opt.euids);
 	return finish(ret);
 }

@@ -246,11 +246,52 @@ struct taskdiag;
 struct taskdiag_task;
 struct taskdiag_iter;
 
-/** struct taskdiag_request - what to dump */
+/* Bits of taskdiag_request.flags (since 0.4). */
+#define TASKDIAG_REQ_RAN_SINCE		(1u << 0)	/* send ran_since (0 too) */
+#define TASKDIAG_REQ_RAN_SINCE_IDLE	(1u << 1)	/* tasks that did not run as idle records */
+
+/** The most ids one filter array may hold (the module's limit). */
+#define TASKDIAG_FILTER_MAX	1024u
+
+/**
+ * struct taskdiag_request - what to dump
+ *
+ * The members after groups were appended in 0.4 (programs built against an
+ * older header reach the older functions, which read only the first
+ * three): the kernel-side filters and "ran since" of the module, all
+ * of which must match (AND). A zero, NULL or 0-count member is no filter.
+ * Arrays and strings are read when the iteration starts and must stay
+ * valid until it ends. With the procfs backend any of them is
+ * -EOPNOTSUPP. See the module's documentation for the exact meaning; in
+ * short:
+ * @pids: keep tasks whose pid (a thread's in thread scopes) is listed
+ * @uids, @euids: keep tasks whose real / effective uid (as ids are shown,
+ *                in the opening process's user namespace) is listed
+ * @cgroup_id: keep tasks in this cgroup v2 (its inode number) or below
+ * @cgroup_path: the same by path, from the caller's cgroup namespace root,
+ *               starting with "/"; not with @cgroup_id
+ * @comm: keep tasks whose comm is exactly this (1 to 63 bytes)
+ * @flags: TASKDIAG_REQ_* bits
+ * @ran_since: with TASKDIAG_REQ_RAN_SINCE, keep only the tasks that may
+ *             have run since this taskdiag_task_next_ran_since() of an
+ *             earlier reply (0: all); never misses one that ran
+ */
 struct taskdiag_request {
 	enum taskdiag_scope scope;	/* 0 means TASKDIAG_SCOPE_ALL_PROCESSES */
 	pid_t pid;			/* for TASK, THREADS and CHILDREN */
 	uint32_t groups;		/* TASKDIAG_GROUP_* bits */
+	/* since 0.4 */
+	uint32_t npids;
+	const uint32_t *pids;
+	const uint32_t *uids;
+	const uint32_t *euids;
+	uint32_t nuids;
+	uint32_t neuids;
+	uint64_t cgroup_id;
+	const char *cgroup_path;
+	const char *comm;
+	uint32_t flags;
+	uint64_t ran_since;
 };
 
 /**
@@ -381,6 +422,22 @@ TASKDIAG_API int taskdiag_task_get_items(const struct taskdiag_task *task,
 /** The record's pid and tgid (always present). */
 TASKDIAG_API pid_t taskdiag_task_pid(const struct taskdiag_task *task);
 TASKDIAG_API pid_t taskdiag_task_tgid(const struct taskdiag_task *task);
+/**
+ * taskdiag_task_next_ran_since() - the module's stamp for the next request
+ * @v: set to the value for the next request's ran_since
+ *
+ * Since 0.4. Every record of a reply to a request with
+ * TASKDIAG_REQ_RAN_SINCE carries it (netlink backend).
+ * Return: 0, or -ENOENT when the record has none.
+ */
+TASKDIAG_API int taskdiag_task_next_ran_since(const struct taskdiag_task *task, uint64_t *v);
+/**
+ * taskdiag_task_is_idle() - is this an idle record (ran-since-idle)?
+ *
+ * Since 0.4. True for the record of a task that did not run since the
+ * request's ran_since (TASKDIAG_REQ_RAN_SINCE_IDLE): it has pid and tgid only.
+ */
+TASKDIAG_API bool taskdiag_task_is_idle(const struct taskdiag_task *task);
 
 /*
  * Record and replay of the raw reply stream (as ss -D), so that consumers
@@ -463,6 +520,28 @@ TASKDIAG_API void taskdiag_sample_free(struct taskdiag_sample *s);
  */
 TASKDIAG_API int taskdiag_sample_take(struct taskdiag *td, const struct taskdiag_request *req,
 				      struct taskdiag_sample *s);
+/**
+ * taskdiag_sample_take_since() - a sample that reads only the tasks that ran
+ * @prev: the sample this request filled last time (it may have been taken
+ *        with taskdiag_sample_take()), or NULL for the first one
+ *
+ * Since 0.4. As taskdiag_sample_take(), but with the netlink backend the
+ * module computes groups only for the tasks that may have run since @prev
+ * was taken (ran-since); each other task comes as an idle record and gets
+ * a copy of its record in @prev, whose values cannot have changed. Tasks
+ * that exited are absent, as with taskdiag_sample_take(), so a diff with
+ * @prev reports them as exited. Without @prev, or with the procfs backend,
+ * every task is read. The request's own flags and ran_since are ignored.
+ *
+ * Return: the number of records, or a negative errno (@s is then empty);
+ * -EINVAL if @s is @prev.
+ */
+TASKDIAG_API int taskdiag_sample_take_since(struct taskdiag *td,
+					    const struct taskdiag_request *req,
+					    const struct taskdiag_sample *prev,
+					    struct taskdiag_sample *s);
+/** Records of the last take_since that were copied from @prev (did not run). */
+TASKDIAG_API size_t taskdiag_sample_idle_count(const struct taskdiag_sample *s);
 /** The number of records. */
 TASKDIAG_API size_t taskdiag_sample_count(const struct taskdiag_sample *s);
 /** The record at position @i of the sample's current order, or NULL. */

@@ -58,13 +58,18 @@ A_SCOPE = tdnl.abi.enums["TASK_DIAG_A_TASK_SCOPE"]
 A_PID = tdnl.abi.enums["TASK_DIAG_A_TASK_PID"]
 A_SHOW = tdnl.abi.enums["TASK_DIAG_A_TASK_SHOW"]
 A_PROCFS_FD = tdnl.abi.enums["TASK_DIAG_A_TASK_PROCFS_FD"]
-A_REQ_MAX = max(A_SCOPE, A_PID, A_SHOW, A_PROCFS_FD)
+# The filters and ran-since (request attributes too).
+A_F = {n: tdnl.abi.enums["TASK_DIAG_A_TASK_" + n] for n in (
+    "FILTER_PID", "FILTER_UID", "FILTER_EUID", "FILTER_CGROUP_ID", "FILTER_CGROUP_PATH",
+    "FILTER_COMM", "RAN_SINCE", "RAN_SINCE_IDLE")}
+A_REQ_MAX = max([A_SCOPE, A_PID, A_SHOW, A_PROCFS_FD] + list(A_F.values()))
 CMD_GET = tdnl.abi.enums["TASK_DIAG_CMD_GET"]
 SCOPE = tdnl.SCOPE
 SCOPE_MAX = max(SCOPE.values())
 SHOW_ALL = tdnl.SHOW_ALL
 # Errors a garbage request may legitimately get.
-FUZZ_ERRNOS = {errno.EINVAL, errno.ERANGE, errno.ESRCH, errno.EOPNOTSUPP, errno.EBADF}
+FUZZ_ERRNOS = {errno.EINVAL, errno.ERANGE, errno.ESRCH, errno.EOPNOTSUPP, errno.EBADF,
+               errno.ENOENT}
 
 
 def u32(v):
@@ -335,6 +340,72 @@ def policy_cases():
     ]
 
 
+def filter_cases(r, me):
+    """The filters and ran-since: bad values, refused with a reason. The
+    policy's range checks give ERANGE for an array length outside 4..4096
+    bytes (as for an integer out of range) and for a flag with a payload,
+    on 6.1 and 6.12 alike; the module's own checks EINVAL."""
+    f = A_F
+    u64 = lambda v: struct.pack("=Q", v)  # noqa: E731
+    cases = [
+        ("filter-pid of 0 bytes", tdnl.nla(f["FILTER_PID"], b""), errno.ERANGE, True),
+        ("filter-pid of 3 bytes", tdnl.nla(f["FILTER_PID"], b"\x01\x00\x00"), errno.ERANGE, True),
+        ("filter-pid of 6 bytes", tdnl.nla(f["FILTER_PID"], u32(1) + b"\x01\x00"),
+         errno.EINVAL, "u32"),
+        ("filter-pid of 1025 pids", tdnl.nla(f["FILTER_PID"], u32(1) * 1025), errno.ERANGE, True),
+        ("filter-pid with pid 0", tdnl.nla(f["FILTER_PID"], u32(me) + u32(0)), errno.EINVAL,
+         "pid"),
+        ("filter-pid with pid %d" % (PID_MAX_LIMIT + 1),
+         tdnl.nla(f["FILTER_PID"], u32(PID_MAX_LIMIT + 1)), errno.EINVAL, "pid"),
+        ("filter-uid of 0 bytes", tdnl.nla(f["FILTER_UID"], b""), errno.ERANGE, True),
+        ("filter-uid of 5 bytes", tdnl.nla(f["FILTER_UID"], u32(0) + b"\x00"), errno.EINVAL,
+         "u32"),
+        ("filter-euid of 4100 bytes", tdnl.nla(f["FILTER_EUID"], u32(0) * 1025), errno.ERANGE,
+         True),
+        ("filter-cgroup-id 0", tdnl.nla(f["FILTER_CGROUP_ID"], u64(0)), errno.ERANGE, True),
+        ("filter-cgroup-id of 4 bytes", tdnl.nla(f["FILTER_CGROUP_ID"], u32(1)), errno.EINVAL,
+         True),
+        ("filter-cgroup-id that names no cgroup",
+         tdnl.nla(f["FILTER_CGROUP_ID"], u64(0x7FFFFFFFFFFF)), errno.ENOENT, "cgroup"),
+        ("filter-cgroup-path not absolute", tdnl.nla(f["FILTER_CGROUP_PATH"], b"a/b\0"),
+         errno.EINVAL, "/"),
+        ("filter-cgroup-path empty", tdnl.nla(f["FILTER_CGROUP_PATH"], b"\0"), errno.EINVAL, "/"),
+        ("filter-cgroup-path without NUL", tdnl.nla(f["FILTER_CGROUP_PATH"], b"/abc"),
+         errno.EINVAL, True),
+        ("filter-cgroup-path of 4096 bytes",
+         tdnl.nla(f["FILTER_CGROUP_PATH"], b"/" + b"a" * 4095 + b"\0"), errno.EINVAL, True),
+        ("filter-cgroup-path that names no cgroup",
+         tdnl.nla(f["FILTER_CGROUP_PATH"], b"/no-such-cgroup-tdbad\0"), errno.ENOENT, "cgroup"),
+        ("filter-cgroup-id and filter-cgroup-path",
+         tdnl.nla(f["FILTER_CGROUP_ID"], u64(1)) + tdnl.nla(f["FILTER_CGROUP_PATH"], b"/\0"),
+         errno.EINVAL, "not both"),
+        ("filter-comm empty", tdnl.nla(f["FILTER_COMM"], b"\0"), errno.EINVAL, "comm"),
+        ("filter-comm of 64 bytes", tdnl.nla(f["FILTER_COMM"], b"c" * 64 + b"\0"), errno.EINVAL,
+         True),
+        ("filter-comm without NUL", tdnl.nla(f["FILTER_COMM"], b"bash"), errno.EINVAL, True),
+        ("ran-since of 4 bytes", tdnl.nla(f["RAN_SINCE"], u32(1)), errno.EINVAL, True),
+        ("ran-since-idle without ran-since", tdnl.nla(f["RAN_SINCE_IDLE"], b""), errno.EINVAL,
+         "ran-since"),
+        ("ran-since-idle with a payload",
+         tdnl.nla(f["RAN_SINCE"], u64(0)) + tdnl.nla(f["RAN_SINCE_IDLE"], u32(1)),
+         errno.ERANGE, True),
+    ]
+    for name, payload, want, ext in cases:
+        r.expect("%s [dump]" % name, want, ext=ext, payload=payload)
+    # Filters need a dump: each one in a do is refused, saying so.
+    for name, payload in (("filter-pid", tdnl.nla(f["FILTER_PID"], u32(me))),
+                          ("filter-uid", tdnl.nla(f["FILTER_UID"], u32(os.getuid()))),
+                          ("filter-comm", tdnl.nla(f["FILTER_COMM"], b"python3\0")),
+                          ("ran-since", tdnl.nla(f["RAN_SINCE"], u64(0)))):
+        r.expect("%s in a do" % name, errno.EINVAL, ext="dump", dump=False,
+                 payload=a_scope(SCOPE["task"]) + a_pid(me) + payload)
+    # Control: a valid filter finds this process.
+    r.expect_tasks("control: filter-pid of this process [dump]",
+                   lambda ts: None if [t["pid"] for t in ts] == [me]
+                   else "want one reply for %d, got %r" % (me, [t["pid"] for t in ts]),
+                   payload=tdnl.nla(f["FILTER_PID"], u32(me) + u32(NO_SUCH_PID)))
+
+
 def run_cases(r, tid):
     me = os.getpid()
     sc = SCOPE
@@ -603,6 +674,7 @@ def main():
         struct_checks(r)
         threads_scope_checks(r)
         run_cases(r, tid)
+        filter_cases(r, os.getpid())
         r.valid_dump("valid dump after the bad requests")
         fuzz(r, tid)
         r.valid_dump("valid dump after the fuzzing")

@@ -29,6 +29,7 @@ import time
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import tdnl  # noqa: E402
 from forked import drop_to, in_child  # noqa: E402
+from tdlib import Request  # noqa: E402
 
 NOBODY = 65534
 OTHER = 1000
@@ -127,10 +128,6 @@ def compare(proc="/proc", procfs_fd=None):
             if tid not in dumped_threads and alive(tid) and tgid in got:
                 bad.append("thread %d listed in %s/%d/task, not dumped" % (tid, proc, tgid))
     return ["%d processes, %d threads dumped" % (len(got), len(threads))] + bad
-
-
-class Request(ctypes.Structure):
-    _fields_ = [("scope", ctypes.c_int), ("pid", ctypes.c_int), ("groups", ctypes.c_uint32)]
 
 
 def lib_pids(path, fd):

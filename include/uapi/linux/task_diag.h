@@ -430,15 +430,15 @@ enum {
 
 /*
  * Top-level attributes of get requests and replies (one set, as netdev
- * does). A request carries scope, pid, show and procfs-fd (the kernel
- * refuses the others); each reply message, one per task, carries pid, tgid
- * and, for each group asked for, its struct (base, stat, statm, io,
- * status, cred: binary, one struct each) and its variable-length
- * attributes (comm with base; cpus-allowed, mems-allowed, ns-tgid, ns-pid,
- * ns-pgid and ns-sid with status; groups with cred; cmdline and
- * cmdline-len with cmdline). A group withheld from the reader as a whole
- * (io without permission) is left out; a field withheld inside a struct
- * has its mask bit clear.
+ * does). A request carries scope, pid, show, procfs-fd and, in a dump, the
+ * filters (filter-*, ran-since, ran-since-idle; the kernel refuses the
+ * others); each reply message, one per task, carries pid, tgid and, for
+ * each group asked for, its struct (base, stat, statm, io, status, cred:
+ * binary, one struct each) and its variable-length attributes (comm with
+ * base; cpus-allowed, mems-allowed, ns-tgid, ns-pid, ns-pgid and ns-sid
+ * with status; groups with cred; cmdline and cmdline-len with cmdline). A
+ * group withheld from the reader as a whole (io without permission) is
+ * left out; a field withheld inside a struct has its mask bit clear.
  */
 enum {
 	TASK_DIAG_A_TASK_PAD = 1,	/* pad */
@@ -463,6 +463,15 @@ enum {
 	TASK_DIAG_A_TASK_NS_PID,	/* binary: array of u32, pid (array of u32) */
 	TASK_DIAG_A_TASK_NS_PGID,	/* binary: array of u32, pid (array of u32) */
 	TASK_DIAG_A_TASK_NS_SID,	/* binary: array of u32, pid (array of u32) */
+	TASK_DIAG_A_TASK_FILTER_PID,	/* binary: array of u32, pid (array of u32), request only */
+	TASK_DIAG_A_TASK_FILTER_UID,	/* binary: array of u32, uid (array of u32), request only */
+	TASK_DIAG_A_TASK_FILTER_EUID,	/* binary: array of u32, uid (array of u32), request only */
+	TASK_DIAG_A_TASK_FILTER_CGROUP_ID, /* u64, cgroup id, request only */
+	TASK_DIAG_A_TASK_FILTER_CGROUP_PATH, /* string, text, request only */
+	TASK_DIAG_A_TASK_FILTER_COMM,	/* string, text, request only */
+	TASK_DIAG_A_TASK_RAN_SINCE,	/* u64, nanoseconds, request only */
+	TASK_DIAG_A_TASK_RAN_SINCE_IDLE, /* flag */
+	TASK_DIAG_A_TASK_NEXT_RAN_SINCE, /* u64, nanoseconds */
 
 	__TASK_DIAG_A_TASK_MAX,
 	TASK_DIAG_A_TASK_MAX = (__TASK_DIAG_A_TASK_MAX - 1)

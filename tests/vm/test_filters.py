@@ -1,0 +1,505 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""The request filters and "ran since" select what user space would select.
+
+Runs in the guest (through scripts/vm-run), as root or as any user, with the
+independent client of tdnl.py. The oracle of each filter is the same
+selection done here on full dumps (and, for cgroups, on /proc/PID/cgroup):
+a full dump before and one after the filtered dump; a task present in both
+with the same values must be in the filtered dump exactly when it matches,
+and every task of the filtered dump must match by the values it carries
+itself (uid, euid, comm come with the cred and base groups asked for).
+Filters checked: filter-pid (with pids that do not exist and a thread's),
+filter-uid, filter-euid, filter-comm, filter-cgroup-path and -id (as root:
+a cgroup2 mount with fixtures in a/ and a/b/; unprivileged: the root
+cgroup), and combinations (AND), in process and thread scopes.
+
+Ran since: fixtures that stay asleep, that are woken between two samples
+(each acknowledges having run), that exit between them, one that spins,
+and a two-threaded process whose second thread alone is woken. The second
+dump, with ran-since set to the first dump's next-ran-since, must hold
+every fixture that ran (a miss is the bug the ABI promises never
+happens), none that exited, and, since the idle ones last ran well before
+the first dump, at most a tenth of them. With ran-since-idle the idle ones
+come back as pid-only records flagged idle, the others as full records,
+so that dump lists exactly the tasks of a full dump around it. As root,
+under a procfs with hidepid=noaccess, a user's uid filter must not match
+the root tasks it may only list (a filter must not reveal a hidden uid),
+while a pid filter still finds them as listed records.
+
+The sampling API (libtaskdiag, through ctypes): taskdiag_sample_take_since()
+after a first sample must list the same live tasks as a full dump, count
+the idle fixtures among the records it copied, give the woken fixtures
+their new context-switch counts and the idle ones their old ones, and
+leave out the fixtures that exited.
+
+Usage: test_filters.py LIBTASKDIAG_SO
+"""
+import ctypes
+import os
+import select
+import signal
+import struct
+import sys
+import threading
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import tdlib  # noqa: E402
+import tdnl  # noqa: E402
+from forked import drop_to, in_child  # noqa: E402
+
+A = {n: tdnl.abi.enums["TASK_DIAG_A_TASK_" + n] for n in (
+    "FILTER_PID", "FILTER_UID", "FILTER_EUID", "FILTER_CGROUP_ID", "FILTER_CGROUP_PATH",
+    "FILTER_COMM", "RAN_SINCE", "RAN_SINCE_IDLE")}
+SHOW = tdnl.SHOW["base"] | tdnl.SHOW["cred"]
+COMM = "tdfilt-fix"
+CG = "/sys/fs/cgroup"
+libc = ctypes.CDLL(None, use_errno=True)
+results = []
+
+
+def check(name, ok, detail=""):
+    results.append(ok)
+    print("%s %s%s" % ("ok" if ok else "FAIL", name, (": " + detail) if detail else ""),
+          flush=True)
+
+
+def u32s(vals):
+    return struct.pack("=%dI" % len(vals), *vals)
+
+
+def f_pid(pids):
+    return tdnl.nla(A["FILTER_PID"], u32s(pids))
+
+
+def f_uid(uids):
+    return tdnl.nla(A["FILTER_UID"], u32s(uids))
+
+
+def f_euid(uids):
+    return tdnl.nla(A["FILTER_EUID"], u32s(uids))
+
+
+def f_comm(comm):
+    return tdnl.nla(A["FILTER_COMM"], comm.encode() + b"\0")
+
+
+def f_cgpath(path):
+    return tdnl.nla(A["FILTER_CGROUP_PATH"], path.encode() + b"\0")
+
+
+def f_cgid(cid):
+    return tdnl.nla(A["FILTER_CGROUP_ID"], struct.pack("=Q", cid))
+
+
+def f_since(stamp, idle=False):
+    return tdnl.nla(A["RAN_SINCE"], struct.pack("=Q", stamp)) + \
+        (tdnl.nla(A["RAN_SINCE_IDLE"], b"") if idle else b"")
+
+
+def set_comm(name):
+    with open("/proc/thread-self/comm", "w") as f:
+        f.write(name)
+
+
+def child(fn):
+    """Fork a fixture running fn(); return its pid."""
+    pid = os.fork()
+    if pid == 0:
+        try:
+            fn()
+        finally:
+            os._exit(0)
+    return pid
+
+
+def sleeper(uid=None, euid=None, comm=COMM, cgroup=None):
+    def run():
+        if cgroup:
+            with open(cgroup + "/cgroup.procs", "w") as f:
+                f.write("0")
+        if uid is not None:
+            os.setresuid(uid, uid if euid is None else euid, uid)
+        set_comm(comm)
+        while True:
+            signal.pause()
+    return child(run)
+
+
+def cgroup_of(pid):
+    """The task's cgroup v2 path; None if it is gone. procfs prints no 0::
+    line until a cgroup2 has been mounted once (cgrp_dfl_visible): every
+    task is then in the root of the unified hierarchy."""
+    try:
+        with open("/proc/%d/cgroup" % pid) as f:
+            for line in f:
+                if line.startswith("0::"):
+                    return line[3:].strip()
+    except OSError:
+        return None
+    return "/"
+
+
+def key(t):
+    c, b = t.get("cred", {}), t.get("base", {})
+    return (t["tgid"], c.get("uid"), c.get("euid"), b.get("comm"))
+
+
+def compare(name, scope, payload, pred, cgroups=False):
+    """The filtered dump against pred(task) over two full dumps."""
+    c = tdnl.Client()
+    sc = tdnl.SCOPE[scope]
+    before = {t["pid"]: t for t in c.request(scope=sc, show=SHOW)}
+    got = c.request(scope=sc, show=SHOW, raw_attrs=payload)
+    after = {t["pid"]: t for t in c.request(scope=sc, show=SHOW)}
+    c.close()
+    cg = {}
+    if cgroups:
+        for pid in set(before) | {t["pid"] for t in got}:
+            cg[pid] = cgroup_of(pid)
+    bad = []
+    gotpids = {t["pid"] for t in got}
+    for t in got:
+        if not pred(t, cg.get(t["pid"])):
+            bad.append("pid %d in the dump does not match (%r)" % (t["pid"], key(t)))
+    stable = [p for p in before if p in after and key(before[p]) == key(after[p])]
+    want = {p for p in stable if pred(before[p], cg.get(p))}
+    missing = sorted(p for p in want if p not in gotpids)
+    if missing:
+        bad.append("matching pids missing: %s" % missing[:10])
+    check("%s [%s]" % (name, scope), not bad and (len(want) > 0 or name.startswith("none")),
+          "; ".join(bad) or "%d of %d tasks" % (len(got), len(stable)))
+
+
+def filter_cases(me, fixtures, cg):
+    uid = os.getuid()
+    tid = box["tid"]
+    for scope in ("all_processes", "all_threads"):
+        proc = scope == "all_processes"
+        pids = [1, me, tid, 3999999, fixtures[0]]
+        compare("filter-pid %s" % pids, scope, f_pid(pids),
+                lambda t, _: t["pid"] in pids and (not proc or t["pid"] == t["tgid"]))
+        compare("filter-uid [%d]" % uid, scope, f_uid([uid]),
+                lambda t, _: t["cred"]["uid"] == uid)
+        compare("filter-uid [0, 65534, 1001]", scope, f_uid([0, 65534, 1001]),
+                lambda t, _: t["cred"]["uid"] in (0, 65534, 1001))
+        compare("filter-euid [%d]" % uid, scope, f_euid([uid]),
+                lambda t, _: t["cred"]["euid"] == uid)
+        compare("filter-comm %s" % COMM, scope, f_comm(COMM),
+                lambda t, _: t["base"]["comm"] == COMM)
+        if not proc:
+            compare("filter-comm tdfilt-thread (a thread's own comm)", scope,
+                    f_comm("tdfilt-thread"), lambda t, _: t["base"]["comm"] == "tdfilt-thread")
+        compare("filter-comm and filter-uid [%d]" % uid, scope, f_comm(COMM) + f_uid([uid]),
+                lambda t, _: t["base"]["comm"] == COMM and t["cred"]["uid"] == uid)
+        compare("filter-cgroup-path /", scope, f_cgpath("/"),
+                lambda t, c: c is not None, cgroups=True)
+        compare("none: filter-uid and filter-pid disjoint", scope,
+                f_uid([4242]) + f_pid([me]), lambda t, _: False)
+        if cg:
+            compare("filter-cgroup-path /tdfilt/a", scope, f_cgpath("/tdfilt/a"),
+                    lambda t, c: c is not None and (c == "/tdfilt/a" or
+                                                    c.startswith("/tdfilt/a/")),
+                    cgroups=True)
+            cid = os.stat(CG + "/tdfilt/a/b").st_ino
+            compare("filter-cgroup-id of /tdfilt/a/b", scope, f_cgid(cid),
+                    lambda t, c: c == "/tdfilt/a/b", cgroups=True)
+            compare("filter-cgroup-path /tdfilt/a and filter-euid [1003]", scope,
+                    f_cgpath("/tdfilt/a") + f_euid([1003]),
+                    lambda t, c: c is not None and c.startswith("/tdfilt/a") and
+                    t["cred"]["euid"] == 1003, cgroups=True)
+            compare("filter-uid [1001]", scope, f_uid([1001]),
+                    lambda t, _: t["cred"]["uid"] == 1001)
+            compare("filter-euid [1003]", scope, f_euid([1003]),
+                    lambda t, _: t["cred"]["euid"] == 1003)
+
+
+def waker_child(r, w):
+    """A fixture that sleeps in read(); each byte wakes it: it spins a little and acks."""
+    def run():
+        set_comm(COMM)
+        while True:
+            if not os.read(r, 1):
+                return
+            x = 0
+            for i in range(20000):
+                x += i
+            os.write(w, b"k")
+    return child(run)
+
+
+def two_threads(r, w):
+    """A process whose second thread alone wakes on r; its main thread sleeps."""
+    def run():
+        set_comm(COMM)
+
+        def worker():
+            set_comm("tdfilt-thread")
+            while True:
+                if not os.read(r, 1):
+                    return
+                os.write(w, b"t")
+        th = threading.Thread(target=worker, daemon=True)
+        th.start()
+        while True:
+            signal.pause()
+    return child(run)
+
+
+def spin():
+    set_comm(COMM)
+    while True:
+        pass
+
+
+def stamp_of(tasks):
+    stamps = {t.get("next_ran_since") for t in tasks}
+    return stamps.pop() if len(stamps) == 1 else None
+
+
+class Population:
+    """n wakers (each woken through its pipe), n sleepers, some doomed."""
+
+    def __init__(self, n, ndoomed):
+        self.wake = [os.pipe() for _ in range(n)]
+        self.ack_r, self.ack_w = os.pipe()
+        self.wakers = [waker_child(r, self.ack_w) for r, _ in self.wake]
+        self.idle = [sleeper() for _ in range(n)]
+        self.doomed = [sleeper() for _ in range(ndoomed)]
+
+    def step(self, k, extra_acks=0):
+        """Wake the first k wakers, kill the doomed, wait until the woken ran."""
+        for i in range(k):
+            os.write(self.wake[i][1], b"w")
+        for p in self.doomed:
+            os.kill(p, signal.SIGKILL)
+            os.waitpid(p, 0)
+        acks = b""
+        while len(acks) < k + extra_acks:
+            select.select([self.ack_r], [], [], 30)
+            acks += os.read(self.ack_r, 64)
+
+    def end(self):
+        for _, w in self.wake:
+            os.close(w)
+        for p in self.wakers + self.idle:
+            os.kill(p, signal.SIGKILL)
+            os.waitpid(p, 0)
+
+
+def ran_since_cases():
+    n = 12
+    pop = Population(n, 4)
+    wakers, idle, doomed, ack_w = pop.wakers, pop.idle, pop.doomed, pop.ack_w
+    tr, tw = os.pipe()
+    tt = two_threads(tr, ack_w)
+    busy = child(spin)
+    time.sleep(1.0)  # every fixture is set up and asleep (or spinning)
+    ttid = max(int(x) for x in os.listdir("/proc/%d/task" % tt))
+    c = tdnl.Client()
+    procs, threads = tdnl.SCOPE["all_processes"], tdnl.SCOPE["all_threads"]
+    first = c.request(scope=procs, show=SHOW, raw_attrs=f_since(0))
+    s0 = stamp_of(first)
+    check("ran-since 0: every record carries one next-ran-since", s0 is not None,
+          "%d records" % len(first))
+    fix = set(wakers + idle + doomed + [tt, busy])
+    check("ran-since 0 lists every fixture", fix <= {t["pid"] for t in first})
+    first_t = c.request(scope=threads, show=SHOW, raw_attrs=f_since(0))
+    s0t = stamp_of(first_t)
+    # Between the samples: wake half the wakers, the second thread, kill some.
+    woken = wakers[: n // 2]
+    os.write(tw, b"w")
+    pop.step(n // 2, extra_acks=1)
+    for name, scope, stamp in (("processes", procs, s0), ("threads", threads, s0t)):
+        second = c.request(scope=scope, show=SHOW, raw_attrs=f_since(stamp))
+        got = {t["pid"] for t in second}
+        ran = set(woken) | {busy} | ({tt} if scope == procs else {ttid})
+        missed = sorted(ran - got)
+        check("ran-since [%s]: no task that ran is missed" % name, not missed,
+              "missed %s" % missed)
+        gone = sorted(got & set(doomed))
+        check("ran-since [%s]: exited tasks absent" % name, not gone, "present %s" % gone)
+        still = sorted(got & (set(idle) | set(wakers[n // 2:])))
+        check("ran-since [%s]: idle tasks mostly absent" % name, len(still) <= n // 10,
+              "%d of %d idle fixtures present %s; %d records in all, %d in a full dump"
+              % (len(still), 2 * n - n // 2, still, len(second), len(first)))
+        if scope == threads:
+            check("ran-since [threads]: the sleeping main thread of %d is absent" % tt,
+                  tt not in got)
+        # With ran-since-idle: everything, idle ones flagged with pid and tgid only.
+        before = {t["pid"] for t in c.request(scope=scope)}
+        withidle = c.request(scope=scope, show=SHOW, raw_attrs=f_since(stamp, idle=True))
+        after = {t["pid"] for t in c.request(scope=scope)}
+        pids = {t["pid"] for t in withidle}
+        flagged = {t["pid"] for t in withidle if "ran_since_idle" in t}
+        bad = [t["pid"] for t in withidle if "ran_since_idle" in t and
+               ("base" in t or "cred" in t)]
+        bad += [t["pid"] for t in withidle if "ran_since_idle" not in t and "base" not in t]
+        check("ran-since-idle [%s]: idle records carry no group, others all" % name, not bad,
+              "%s" % bad[:10])
+        check("ran-since-idle [%s]: lists every task of full dumps around it" % name,
+              (before & after) <= pids and pids <= (before | after),
+              "missing %s, extra %s" % (sorted((before & after) - pids)[:10],
+                                         sorted(pids - (before | after))[:10]))
+        check("ran-since-idle [%s]: no task that ran is flagged idle" % name,
+              not (ran & flagged), "ran but flagged %s" % sorted(ran & flagged))
+        check("ran-since-idle [%s]: idle fixtures flagged" % name,
+              len(set(idle) - flagged) <= n // 10,
+              "not flagged: %s" % sorted(set(idle) - flagged))
+        check("ran-since [%s]: a new stamp, later than the first" % name,
+              stamp_of(withidle) is not None and stamp_of(withidle) > stamp)
+    c.close()
+    pop.end()
+    os.close(tw)
+    for p in (tt, busy):
+        os.kill(p, signal.SIGKILL)
+        os.waitpid(p, 0)
+
+
+def sample_case(path):
+    """taskdiag_sample_take_since(): idle tasks keep their previous record."""
+    lib = tdlib.load(path)
+    td, s1, s2 = ctypes.c_void_p(), ctypes.c_void_p(), ctypes.c_void_p()
+    if lib.taskdiag_open(ctypes.byref(td), tdlib.BACKEND_NETLINK) or \
+            lib.taskdiag_sample_new(ctypes.byref(s1)) or lib.taskdiag_sample_new(ctypes.byref(s2)):
+        check("sample: open the library", False)
+        return
+    vcs = lib.taskdiag_item_lookup(b"status.voluntary_ctxt_switches")
+    req = tdlib.Request(scope=tdlib.SCOPE_ALL_PROCESSES,
+                        groups=tdlib.GROUP_BASE | tdlib.GROUP_STATUS)
+    n = 6
+    pop = Population(n, 2)
+    wakers, idle, doomed = pop.wakers, pop.idle, pop.doomed
+    time.sleep(1.0)
+
+    def records(s):
+        out = {}
+        for i in range(lib.taskdiag_sample_count(s)):
+            t = lib.taskdiag_sample_task(s, i)
+            v = ctypes.c_uint64()
+            ok = lib.taskdiag_task_get_u64(t, vcs, ctypes.byref(v)) == 0
+            out[lib.taskdiag_task_pid(t)] = v.value if ok else None
+        return out
+    n1 = lib.taskdiag_sample_take_since(td, ctypes.byref(req), None, s1)
+    first = records(s1)
+    check("sample: the first take_since reads every task, copies none",
+          n1 > 0 and lib.taskdiag_sample_idle_count(s1) == 0 and
+          set(wakers + idle + doomed) <= set(first), "%d records" % n1)
+    pop.step(n // 2)
+    c = tdnl.Client()
+    before = {t["pid"] for t in c.request(scope=tdnl.SCOPE["all_processes"])}
+    n2 = lib.taskdiag_sample_take_since(td, ctypes.byref(req), s1, s2)
+    after = {t["pid"] for t in c.request(scope=tdnl.SCOPE["all_processes"])}
+    c.close()
+    second = records(s2)
+    copied = lib.taskdiag_sample_idle_count(s2)
+    check("sample: the second lists the live tasks of full dumps around it",
+          (before & after) <= set(second) <= (before | after),
+          "%d records, %d copied; missing %s" % (n2, copied, sorted((before & after) -
+                                                                     set(second))[:10]))
+    check("sample: exited fixtures absent", not set(doomed) & set(second))
+    check("sample: records copied for the idle fixtures at least", copied >= n,
+          "%d copied of %d" % (copied, n2))
+    grew = [p for p in wakers[: n // 2] if second.get(p) is not None and
+            first.get(p) is not None and second[p] > first[p]]
+    check("sample: woken fixtures have their new context-switch counts", len(grew) == n // 2,
+          "%d of %d" % (len(grew), n // 2))
+    same = [p for p in idle if second.get(p) == first.get(p) is not None]
+    check("sample: idle fixtures keep their counts", len(same) == n,
+          "%d of %d" % (len(same), n))
+    pop.end()
+    lib.taskdiag_sample_free(s1)
+    lib.taskdiag_sample_free(s2)
+    lib.taskdiag_close(td)
+
+
+def hidepid_case():
+    """hidepid=noaccess: a uid filter never matches a task the user may only list."""
+    os.makedirs("/tmp/tdfilt-proc", exist_ok=True)
+    if libc.mount(b"proc", b"/tmp/tdfilt-proc", b"proc", 0, b"hidepid=noaccess") != 0:
+        check("mount a procfs with hidepid=noaccess", False, os.strerror(ctypes.get_errno()))
+        return
+    fd = os.open("/tmp/tdfilt-proc", os.O_RDONLY | os.O_DIRECTORY)
+
+    def as_nobody():
+        drop_to(65534)
+        c = tdnl.Client()
+        sc = tdnl.SCOPE["all_processes"]
+        plain = c.request(scope=sc, show=SHOW, procfs_fd=fd)
+        root_uid = c.request(scope=sc, show=SHOW, procfs_fd=fd, raw_attrs=f_uid([0]))
+        by_pid = c.request(scope=sc, show=SHOW, procfs_fd=fd, raw_attrs=f_pid([1]))
+        since = c.request(scope=sc, show=SHOW, procfs_fd=fd, raw_attrs=f_since(0))
+        c.close()
+        return ([t["pid"] for t in plain if "cred" not in t],
+                [t["pid"] for t in root_uid], [(t["pid"], "cred" in t) for t in by_pid],
+                [t["pid"] for t in since if "cred" not in t])
+    listed, root_uid, by_pid, since = in_child(as_nobody)
+    os.close(fd)
+    libc.umount2(b"/tmp/tdfilt-proc", 0)
+    check("hidepid=noaccess: root's tasks listed only, without groups", 1 in listed,
+          "%d listed-only records" % len(listed))
+    check("hidepid=noaccess: filter-uid [0] matches no listed-only task", not root_uid,
+          "got %s" % root_uid[:10])
+    check("hidepid=noaccess: ran-since keeps no listed-only task", not since,
+          "got %s" % since[:10])
+    check("hidepid=noaccess: filter-pid [1] gives pid 1 as a listed record",
+          by_pid == [(1, False)], "got %r" % by_pid)
+
+
+box = {}
+
+
+def main():
+    root = os.geteuid() == 0
+    me = os.getpid()
+    stop = threading.Event()
+
+    def worker():
+        box["tid"] = threading.get_native_id()
+        set_comm("tdfilt-thread")
+        stop.wait()
+    th = threading.Thread(target=worker, daemon=True)
+    th.start()
+    while "tid" not in box:
+        time.sleep(0.01)
+    set_comm(COMM)
+    cg = False
+    fixtures = [sleeper(), sleeper(comm="tdfilt-other")]
+    if root:
+        os.makedirs(CG, exist_ok=True)
+        if libc.mount(b"cgroup2", CG.encode(), b"cgroup2", 0, None) == 0 or \
+                os.path.exists(CG + "/cgroup.procs"):
+            os.makedirs(CG + "/tdfilt/a/b", exist_ok=True)
+            cg = True
+        check("cgroup2 mounted for the cgroup cases", cg)
+        fixtures += [sleeper(uid=1001, cgroup=CG + "/tdfilt/a" if cg else None),
+                     sleeper(uid=1001, euid=1003, cgroup=CG + "/tdfilt/a/b" if cg else None),
+                     sleeper(uid=1002, comm="tdfilt-other")]
+    time.sleep(0.5)
+    print("# pid %d, thread %d, uid %d, fixtures %s" % (me, box["tid"], os.getuid(), fixtures),
+          flush=True)
+    try:
+        filter_cases(me, fixtures, cg)
+        ran_since_cases()
+        sample_case(sys.argv[1])
+        if root:
+            hidepid_case()
+    finally:
+        stop.set()
+        for p in fixtures:
+            os.kill(p, signal.SIGKILL)
+            os.waitpid(p, 0)
+        if cg:
+            for d in ("/tdfilt/a/b", "/tdfilt/a", "/tdfilt"):
+                try:
+                    os.rmdir(CG + d)
+                except OSError:
+                    pass
+    failed = results.count(False)
+    print("filters: %d checks, %d failed" % (len(results), failed))
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
