@@ -150,7 +150,7 @@ int td_filter_parse(struct td_filter *f, struct nlattr **attrs, bool dump,
 	}
 	if (comm) {
 		if (nla_strscpy(f->comm, comm, sizeof(f->comm)) <= 0) {
-			NL_SET_ERR_MSG_ATTR(extack, comm, "filter-comm must be 1 to 63 bytes");
+			NL_SET_ERR_MSG_ATTR(extack, comm, "filter-comm must be 1 to 15 bytes");
 			return -EINVAL;
 		}
 		f->has_comm = true;

@@ -49,7 +49,7 @@ static const struct nla_policy td_req_policy[TASK_DIAG_A_TASK_MAX + 1] = {
 	[TASK_DIAG_A_TASK_FILTER_EUID] = NLA_POLICY_RANGE(NLA_BINARY, 4, 4096),
 	[TASK_DIAG_A_TASK_FILTER_CGROUP_ID] = NLA_POLICY_FULL_RANGE(NLA_U64, &td_filter_cgroup_id_range),
 	[TASK_DIAG_A_TASK_FILTER_CGROUP_PATH] = { .type = NLA_NUL_STRING, .len = 4095 },
-	[TASK_DIAG_A_TASK_FILTER_COMM] = { .type = NLA_NUL_STRING, .len = 63 },
+	[TASK_DIAG_A_TASK_FILTER_COMM] = { .type = NLA_NUL_STRING, .len = 15 },
 	[TASK_DIAG_A_TASK_RAN_SINCE] = { .type = NLA_U64 },
 	[TASK_DIAG_A_TASK_RAN_SINCE_IDLE] = { .type = NLA_FLAG },
 };

@@ -270,7 +270,7 @@ struct taskdiag_iter;
  * @cgroup_id: keep tasks in this cgroup v2 (its inode number) or below
  * @cgroup_path: the same by path, from the caller's cgroup namespace root,
  *               starting with "/"; not with @cgroup_id
- * @comm: keep tasks whose comm is exactly this (1 to 63 bytes)
+ * @comm: keep tasks whose comm is exactly this (1 to 15 bytes: a comm has at most 15)
  * @flags: TASKDIAG_REQ_* bits
  * @ran_since: with TASKDIAG_REQ_RAN_SINCE, keep only the tasks that may
  *             have run since this taskdiag_task_next_ran_since() of an

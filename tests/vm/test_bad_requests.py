@@ -382,6 +382,8 @@ def filter_cases(r, me):
         ("filter-comm empty", tdnl.nla(f["FILTER_COMM"], b"\0"), errno.EINVAL, "comm"),
         ("filter-comm of 64 bytes", tdnl.nla(f["FILTER_COMM"], b"c" * 64 + b"\0"), errno.EINVAL,
          True),
+        ("filter-comm of 16 bytes (a comm has at most 15)",
+         tdnl.nla(f["FILTER_COMM"], b"c" * 16 + b"\0"), errno.EINVAL, True),
         ("filter-comm without NUL", tdnl.nla(f["FILTER_COMM"], b"bash"), errno.EINVAL, True),
         ("ran-since of 4 bytes", tdnl.nla(f["RAN_SINCE"], u32(1)), errno.EINVAL, True),
         ("ran-since-idle without ran-since", tdnl.nla(f["RAN_SINCE_IDLE"], b""), errno.EINVAL,
