@@ -280,4 +280,14 @@ bool td_may_read(struct td_task_ctx *ctx);
 bool td_may_read_io(struct td_task_ctx *ctx);
 struct mm_struct *td_task_mm(struct td_task_ctx *ctx);
 
+extern struct genl_family td_family;
+struct td_subject *td_subject_new(struct sk_buff *skb, struct nlattr **attrs,
+				  struct netlink_ext_ack *extack, int *err);
+void td_subject_free(struct td_subject *s);
+enum td_vis td_target_visibility(const struct td_subject *subj, struct pid *pid);
+
+int td_vma_dump_start(struct netlink_callback *cb);
+int td_vma_dumpit(struct sk_buff *skb, struct netlink_callback *cb);
+int td_vma_dump_done(struct netlink_callback *cb);
+
 #endif /* _TASK_DIAG_INTERNAL_H */
