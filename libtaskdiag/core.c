@@ -132,6 +132,8 @@ void taskdiag_close(struct taskdiag *td)
 		return;
 	if (td->iter)
 		taskdiag_iter_end(td->iter);
+	if (td->vma_iter)
+		taskdiag_vma_iter_end(td->vma_iter);
 	td->ops->close(td);
 	free(td);
 }
@@ -168,7 +170,7 @@ int taskdiag_iter_start(struct taskdiag *td, const struct taskdiag_request *req,
 	if (!td || !req || !itp)
 		return -EINVAL;
 	*itp = NULL;
-	if (td->iter)
+	if (td->iter || td->vma_iter)
 		return -EBUSY;
 	if ((req->scope && (req->scope < TASKDIAG_SCOPE_ALL_PROCESSES ||
 			    req->scope > TASKDIAG_SCOPE_CHILDREN)) ||
