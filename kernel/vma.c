@@ -155,7 +155,7 @@ static int td_vma_put(struct sk_buff *skb, struct td_vma_dump *d, struct vm_area
 	struct task_diag_vma *st;
 	const char *name;
 
-	if (!td_attr_reserve(skb, TASK_DIAG_A_VMA_ENTRY, 0))
+	if (!td_attr_reserve(skb, TASK_DIAG_A_VMA_ENTRY | NLA_F_NESTED, 0))
 		return -EMSGSIZE;
 	st = td_reserve(skb, TASK_DIAG_A_VMA_ENTRY_VMA, struct task_diag_vma);
 	if (!st)

@@ -392,7 +392,7 @@ def run(who, tmp, lib, tda, extra_focus=(), unreadable_pids=()):
     for pid in unreadable_pids:
         unreadable(c, who, pid)
     if lib:
-        lib_backends(lib, who, [pop.pid, os.getpid()] + list(extra_focus[:1]))
+        lib_backends(lib, who, [pop.pid] + list(extra_focus[:1]))
     if tda:
         pmap_compare(tda, who, pop.pid)
     c.close()
