@@ -341,6 +341,51 @@ class Client:
         return out
 
 
+VMA_FIELDS = ("start", "end", "offset", "inode", "flags", "dev_major", "dev_minor")
+# struct vma as one struct.Struct (its members, from the header, are
+# contiguous): a VMA dump has tens of thousands of entries.
+_VMA = abi.structs["vma"]
+_VMA_LAYOUT = struct.Struct("=" + "".join(f for _, _, f, _ in _VMA.fields))
+if _VMA_LAYOUT.size != _VMA.size or [n for n, _, _, _ in _VMA.fields[1:]] != list(VMA_FIELDS):
+    raise ValueError("struct task_diag_vma is not what this client decodes")
+_VMA_ALL = sum(1 << b for _, _, _, b in _VMA.fields[1:])
+_E_VMA = abi.attr("VMA_ENTRY", "vma")
+_E_NAME = abi.attr("VMA_ENTRY", "name")
+_E_PAD = abi.attr("VMA_ENTRY", "pad")
+
+
+def decode_vma_entry(data):
+    """One entry nest: the dict of struct vma (every field: each has its
+    mask bit in every reply), plus "name". Strict: ValueError on a struct
+    of another size, a mask not all set, a name not NUL-terminated, an
+    unknown or repeated attribute."""
+    v = None
+    off, n = 0, len(data)
+    while off + 4 <= n:
+        ln, at = struct.unpack_from("=HH", data, off)
+        at &= NLA_TYPE_MASK
+        if ln < 4 or off + ln > n:
+            raise ValueError("get-vma entry: bad attribute length %d" % ln)
+        body = data[off + 4:off + ln]
+        if at == _E_VMA and v is None:
+            if len(body) != _VMA.size:
+                raise ValueError("get-vma: struct vma of %d bytes" % len(body))
+            vals = _VMA_LAYOUT.unpack(body)
+            if vals[0] != _VMA_ALL:
+                raise ValueError("get-vma: mask %#x" % vals[0])
+            v = dict(zip(VMA_FIELDS, vals[1:]))
+        elif at == _E_NAME and v is not None and "name" not in v:
+            if not body.endswith(b"\0") or b"\0" in body[:-1]:
+                raise ValueError("get-vma: name %r" % body)
+            v["name"] = body[:-1].decode(errors="surrogateescape")
+        elif at != _E_PAD:
+            raise ValueError("get-vma entry: attribute %d unexpected here" % at)
+        off += (ln + 3) & ~3
+    if v is None:
+        raise ValueError("get-vma: an entry without its struct")
+    return v
+
+
 def decode_vma_msg(payload):
     """One get-vma reply message: (pid, [vma dicts]); strict like decode()."""
     pid, vmas = None, []
@@ -351,16 +396,9 @@ def decode_vma_msg(payload):
                 raise ValueError("get-vma: bad or repeated pid")
             pid = struct.unpack("=I", data)[0]
         elif name == "entry":
-            e = decode("VMA_ENTRY", data)
-            if "vma" not in e:
-                raise ValueError("get-vma: an entry without its struct")
-            v = e["vma"]
-            if set(v) != {"start", "end", "offset", "inode", "flags", "dev_major",
-                          "dev_minor"}:
-                raise ValueError("get-vma: fields %s" % sorted(v))
-            if "name" in e:
-                v["name"] = e["name"]
-            vmas.append(v)
+            if pid is None:
+                raise ValueError("get-vma: an entry before the pid")
+            vmas.append(decode_vma_entry(data))
         elif kind != "pad":
             raise ValueError("get-vma: unexpected attribute %d in a reply" % at)
     if pid is None:
