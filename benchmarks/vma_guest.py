@@ -4,7 +4,9 @@
 
   vma_guest.py TDVMABENCH TDSPAWN OUT.json [PROCS] [REPS]
 
-1. PROCS sleeping processes (tdspawn): every VMA of every process, read
+1. PROCS sleeping processes, each exec'd (sleep(1), so each maps its own
+   files, as on a real system; forks of one program would share their
+   struct files): every VMA of every process, read
    and parsed from /proc/PID/maps (tdvmabench maps) against the get-vma
    dump through libtaskdiag (tdvmabench lib), alternately, REPS runs each;
    the medians and their ratio.
@@ -32,16 +34,19 @@ def median_of(cmd, reps):
 
 def main(argv):
     bench, spawn, out = argv[1], argv[2], argv[3]
-    procs = int(argv[4]) if len(argv) > 4 else 2000
+    procs = int(argv[4]) if len(argv) > 4 else 1000
     reps = int(argv[5]) if len(argv) > 5 else 7
     with open("/proc/sys/vm/max_map_count", "w") as f:
         f.write("262144")
     res = {"procs": procs, "reps": reps}
-    sp = subprocess.Popen([spawn, str(procs), "1", "0"], stdin=subprocess.PIPE,
-                          stdout=subprocess.PIPE, text=True)
+    # N exec'd sleeps, killed when its input ends
+    sp = subprocess.Popen(["bash", "-c", 'for i in $(seq %d); do sleep 100000 & done; '
+                           'echo ready; read x; kill $(jobs -p); wait' % procs],
+                          stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
     if not sp.stdout.readline().startswith("ready"):
-        print("tdspawn did not start")
+        print("the population did not start")
         return 1
+    del spawn
     for m in ("maps", "lib"):        # warm-up
         run([bench, m])
     t = {"maps": [], "lib": []}

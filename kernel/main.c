@@ -699,6 +699,7 @@ struct genl_family td_family __ro_after_init = {
 
 static int __init td_init(void)
 {
+	td_vma_init();
 	return genl_register_family(&td_family);
 }
 

@@ -286,6 +286,7 @@ struct td_subject *td_subject_new(struct sk_buff *skb, struct nlattr **attrs,
 void td_subject_free(struct td_subject *s);
 enum td_vis td_target_visibility(const struct td_subject *subj, struct pid *pid);
 
+void td_vma_init(void);
 int td_vma_dump_start(struct netlink_callback *cb);
 int td_vma_dumpit(struct sk_buff *skb, struct netlink_callback *cb);
 int td_vma_dump_done(struct netlink_callback *cb);

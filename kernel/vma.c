@@ -15,6 +15,7 @@
 #include <linux/fs.h>
 #include <linux/mm.h>
 #include <linux/mmap_lock.h>
+#include <linux/path.h>
 #include <linux/pid_namespace.h>
 #include <linux/sched/mm.h>
 #include <linux/sched/signal.h>
@@ -31,6 +32,29 @@
  */
 #define TD_VMA_MIN_ALLOC (8 * 1024)
 
+/*
+ * Names of mapped files, cached for one dump call: a library's text, data
+ * and relro VMAs, and every process's mappings of the same libraries, name
+ * the same path (dentry and mount), and d_path() is most of the cost of a
+ * file-backed VMA. Each slot holds a reference on its path, put at the end
+ * of the call, outside the mmap lock; a name is thus never older than the
+ * dump call that sends it (a rename or unlink shows in the next one, as in
+ * the next read() of maps). When the slots are full, names are computed
+ * each time.
+ */
+#define TD_VMA_SLOTS 16
+
+/**
+ * struct td_vma_slot - one cached name
+ * @path: the mapped file's path (referenced)
+ * @len: the length of its name, or -1 if maps prints none (d_path() failed
+ *       or the escaped name is too long)
+ */
+struct td_vma_slot {
+	struct path path;
+	int len;
+};
+
 /**
  * struct td_vma_dump - the cursor of a VMA dump, allocated by
  * td_vma_dump_start(); netlink_callback::ctx holds its address
@@ -39,6 +63,12 @@
  * @err_msg: extack text of a refused request
  * @path: a PATH_MAX buffer for d_path()
  * @esc: a PATH_MAX buffer for the escaped path
+ * @slot: the names of the mapped files met in this dump call (see
+ *        td_vma_file_name()), @nslots of them
+ * @names: TD_VMA_SLOTS buffers of PATH_MAX bytes, one per slot
+ * @nslots: slots in use
+ * @last: the slot that answered last
+ * @anon: the [anon:NAME] and [anon_shmem:NAME] names
  * @start: the request's range: VMAs that end above it...
  * @end: ...and begin below it
  * @next_addr: where the next VMA of process @next_nr is looked for: the end
@@ -54,6 +84,11 @@ struct td_vma_dump {
 	const char *err_msg;
 	char *path;
 	char *esc;
+	struct td_vma_slot slot[TD_VMA_SLOTS];
+	char *names;
+	unsigned int nslots;
+	unsigned int last;
+	char anon[128];
 	unsigned long start;
 	unsigned long end;
 	unsigned long next_addr;
@@ -72,21 +107,42 @@ static struct td_vma_dump **td_vma_ctx(struct netlink_callback *cb)
 /* Entries reuse td_reserve(), which pads with the task set's pad type. */
 static_assert((int)TASK_DIAG_A_VMA_ENTRY_PAD == (int)TASK_DIAG_A_TASK_PAD);
 
-/* Kernel VM_* bit -> 1 + TASK_DIAG_VMA_FLAG_* (0: smaps shows no mnemonic). */
-static const u8 td_vma_flag_bit[BITS_PER_LONG] = {
-#define TD_VMA_FLAG_ROW(vm, abi) [ilog2(vm)] = 1 + TASK_DIAG_VMA_FLAG_##abi,
-	TD_VMA_FLAGS(TD_VMA_FLAG_ROW)
+/*
+ * vm_flags -> struct vma's flags, a byte at a time: td_vma_flag_map[i][b]
+ * is the ABI's bits for the VM_* bits b of byte i (those smaps shows a
+ * mnemonic for), filled once by td_vma_init(). Eight loads per VMA.
+ */
+static u64 td_vma_flag_map[sizeof(unsigned long)][256] __ro_after_init;
+
+/**
+ * td_vma_init() - fill the flag translation table; called at module load
+ */
+void __init td_vma_init(void)
+{
+	static const struct {
+		unsigned long vm;
+		u8 abi;
+	} rows[] = {
+#define TD_VMA_FLAG_ROW(vm, abi) { vm, TASK_DIAG_VMA_FLAG_##abi },
+		TD_VMA_FLAGS(TD_VMA_FLAG_ROW)
 #undef TD_VMA_FLAG_ROW
-};
+	};
+	unsigned int i, b, r;
+
+	for (i = 0; i < sizeof(unsigned long); i++)
+		for (b = 0; b < 256; b++)
+			for (r = 0; r < ARRAY_SIZE(rows); r++)
+				if ((unsigned long)b << (8 * i) & rows[r].vm)
+					td_vma_flag_map[i][b] |= BIT_ULL(rows[r].abi);
+}
 
 static u64 td_vma_flags(unsigned long vm_flags)
 {
 	u64 out = 0;
-	int i;
+	unsigned int i;
 
-	for_each_set_bit(i, &vm_flags, BITS_PER_LONG)
-		if (td_vma_flag_bit[i])
-			out |= BIT_ULL(td_vma_flag_bit[i] - 1);
+	for (i = 0; i < sizeof(vm_flags); i++)
+		out |= td_vma_flag_map[i][(vm_flags >> (8 * i)) & 0xff];
 	return out;
 }
 
@@ -118,19 +174,61 @@ static const char *td_vma_path(struct td_vma_dump *d, struct file *file)
 	return d->esc;
 }
 
+/* Drop the cached names: at the end of each dump call, with no lock held. */
+static void td_vma_name_forget(struct td_vma_dump *d)
+{
+	while (d->nslots)
+		path_put(&d->slot[--d->nslots].path);
+	d->last = 0;
+}
+
+/* The name of a mapped file, from the slots or d_path(); NULL for none. */
+static const char *td_vma_file_name(struct td_vma_dump *d, struct file *file, int *len)
+{
+	const struct path *p = td_file_user_path(file);
+	struct td_vma_slot *s;
+	const char *name;
+	unsigned int i;
+
+	for (i = 0; i < d->nslots; i++) {
+		unsigned int j = (d->last + i) % d->nslots;
+
+		s = &d->slot[j];
+		if (s->path.dentry == p->dentry && s->path.mnt == p->mnt) {
+			d->last = j;
+			*len = s->len;
+			return s->len < 0 ? NULL : d->names + j * PATH_MAX;
+		}
+	}
+	name = td_vma_path(d, file);
+	*len = name ? strlen(name) : -1;
+	if (d->nslots == TD_VMA_SLOTS)
+		return name;
+	s = &d->slot[d->nslots];
+	s->path = *p;
+	path_get(&s->path);
+	s->len = *len;
+	if (name)
+		memcpy(d->names + d->nslots * PATH_MAX, name, *len + 1);
+	d->last = d->nslots++;
+	return name;
+}
+
 /*
  * The name show_map_vma() prints for @vma, or NULL if it prints none.
  * Called under the mmap read lock.
  */
-static const char *td_vma_name(struct td_vma_dump *d, struct vm_area_struct *vma)
+static const char *td_vma_name(struct td_vma_dump *d, struct vm_area_struct *vma, int *len)
 {
 	const char *name, *anon = td_vma_anon_name(vma);
 
+	*len = -1;
 	if (vma->vm_file) {
-		if (!anon)
-			return td_vma_path(d, vma->vm_file);
-		snprintf(d->esc, PATH_MAX, "[anon_shmem:%s]", anon);
-		return d->esc;
+		if (anon) {
+			snprintf(d->anon, sizeof(d->anon), "[anon_shmem:%s]", anon);
+			return d->anon;
+		}
+		return td_vma_file_name(d, vma->vm_file, len);
 	}
 	if (vma->vm_ops && vma->vm_ops->name) {
 		name = vma->vm_ops->name(vma);
@@ -142,8 +240,8 @@ static const char *td_vma_name(struct td_vma_dump *d, struct vm_area_struct *vma
 	if (td_vma_is_stack(vma))
 		return "[stack]";
 	if (anon) {
-		snprintf(d->esc, PATH_MAX, "[anon:%s]", anon);
-		return d->esc;
+		snprintf(d->anon, sizeof(d->anon), "[anon:%s]", anon);
+		return d->anon;
 	}
 	return NULL;
 }
@@ -154,12 +252,23 @@ static int td_vma_put(struct sk_buff *skb, struct td_vma_dump *d, struct vm_area
 	struct nlattr *nest = (struct nlattr *)skb_tail_pointer(skb);
 	struct task_diag_vma *st;
 	const char *name;
+	int len;
 
 	if (!td_attr_reserve(skb, TASK_DIAG_A_VMA_ENTRY | NLA_F_NESTED, 0))
 		return -EMSGSIZE;
+	/*
+	 * Every member is written below (the struct has no __reserved), so
+	 * the payload needs no memset; without efficient unaligned access it
+	 * goes through td_reserve() for its 8-byte alignment.
+	 */
+#ifdef CONFIG_HAVE_EFFICIENT_UNALIGNED_ACCESS
+	st = td_attr_reserve(skb, TASK_DIAG_A_VMA_ENTRY_VMA, sizeof(*st));
+#else
 	st = td_reserve(skb, TASK_DIAG_A_VMA_ENTRY_VMA, struct task_diag_vma);
+#endif
 	if (!st)
 		goto err_trim;
+	BUILD_BUG_ON(sizeof(*st) != 56);
 	st->mask = TD_F_UPTO(VMA, DEV_MINOR);
 	st->start = vma->vm_start;
 	st->end = vma->vm_end;
@@ -171,10 +280,24 @@ static int td_vma_put(struct sk_buff *skb, struct td_vma_dump *d, struct vm_area
 		st->inode = inode->i_ino;
 		st->dev_major = MAJOR(inode->i_sb->s_dev);
 		st->dev_minor = MINOR(inode->i_sb->s_dev);
+	} else {
+		st->offset = 0;
+		st->inode = 0;
+		st->dev_major = 0;
+		st->dev_minor = 0;
 	}
-	name = td_vma_name(d, vma);
-	if (name && td_put_strn(skb, TASK_DIAG_A_VMA_ENTRY_NAME, name, PATH_MAX))
-		goto err_trim;
+	name = td_vma_name(d, vma, &len);
+	if (name) {
+		char *dst;
+
+		if (len < 0)
+			len = strnlen(name, PATH_MAX - 1);
+		dst = td_attr_reserve(skb, TASK_DIAG_A_VMA_ENTRY_NAME, len + 1);
+		if (!dst)
+			goto err_trim;
+		memcpy(dst, name, len);
+		dst[len] = '\0';
+	}
 	nest->nla_len = skb_tail_pointer(skb) - (unsigned char *)nest;
 	return 0;
 
@@ -414,7 +537,8 @@ int td_vma_dump_start(struct netlink_callback *cb)
 		return -ENOMEM;
 	d->path = kmalloc(PATH_MAX, GFP_KERNEL);
 	d->esc = kmalloc(PATH_MAX, GFP_KERNEL);
-	if (!d->path || !d->esc)
+	d->names = kvmalloc(TD_VMA_SLOTS * PATH_MAX, GFP_KERNEL);
+	if (!d->path || !d->esc || !d->names)
 		goto err_free;
 	/* td_subject_new() reads procfs-fd from get's attribute numbering. */
 	task_attrs[TASK_DIAG_A_TASK_PROCFS_FD] = attrs[TASK_DIAG_A_VMA_PROCFS_FD];
@@ -429,6 +553,7 @@ int td_vma_dump_start(struct netlink_callback *cb)
 	return 0;
 
 err_free:
+	kvfree(d->names);
 	kfree(d->esc);
 	kfree(d->path);
 	kfree(d);
@@ -447,8 +572,10 @@ int td_vma_dump_done(struct netlink_callback *cb)
 
 	if (!d)
 		return 0;
+	td_vma_name_forget(d);
 	put_pid(d->target);
 	td_subject_free(d->subj);
+	kvfree(d->names);
 	kfree(d->esc);
 	kfree(d->path);
 	kfree(d);
@@ -482,22 +609,23 @@ int td_vma_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
 		err = td_vma_fill(skb, d, &view, task, d->next_nr, cb);
 		put_task_struct(task);
 		if (err == -EMSGSIZE) {
+			td_vma_name_forget(d);
 			/* Not even one entry fits an empty skb: fail, not loop. */
 			return skb->len ?: -EMSGSIZE;
 		}
-		if (err && d->scope == TASK_DIAG_SCOPE_TASK) {
-			if (cb->extack)
+		if (err && (d->scope == TASK_DIAG_SCOPE_TASK || err == -EINTR)) {
+			td_vma_name_forget(d);
+			if (cb->extack && err != -EINTR)
 				cb->extack->_msg = err == -EACCES ?
 					"may not read this process's maps" :
 					"no such pid";
 			return err;
 		}
-		if (err == -EINTR)
-			return err;
 		/* Done, hidden or not readable: the next process. */
 		d->next_nr++;
 		d->next_addr = 0;
 		cond_resched();
 	}
+	td_vma_name_forget(d);
 	return skb->len;
 }
