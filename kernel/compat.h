@@ -252,4 +252,130 @@ static inline bool td_sched_ran_since(u64 exec_start, u64 since)
 #endif
 }
 
+/*
+ * The VMA dump (vma.c) and fs/proc/task_mmu.c.
+ *
+ * - arch_vma_name() is not exported; x86's returns NULL on 6.1 and 6.12
+ *   (arch/x86/mm/mmap.c), so the name of a VMA never comes from it there.
+ *   Other architectures' would be missed.
+ * - get_gate_vma() and in_gate_area() are not exported: the gate area
+ *   ([vsyscall] on x86-64, present only with vsyscall=emulate or xonly;
+ *   Debian's kernels default to none) is not dumped.
+ * - mm_access() is not exported: vma.c does what it does (exec_update_lock,
+ *   get_task_mm(), the ptrace read check) with the module's checks.
+ * - The VMA iterator (VMA_ITERATOR, for_each_vma() over the maple tree's
+ *   exported mas_find()) and mmap_read_lock_killable() are the same on both.
+ */
+
+/*
+ * The name prctl(PR_SET_VMA_ANON_NAME) gave a VMA: anon_vma_name() is not
+ * exported; it reads vma->anon_name under the mmap lock. 6.1: anonymous
+ * VMAs only (anon_name shares a union with the file rmap's node). 6.2: a
+ * field of its own, and shared anonymous (shmem) VMAs may be named too,
+ * which 6.12's maps prints as [anon_shmem:NAME]. Debian's 6.1 and 6.12
+ * kernels are built without CONFIG_ANON_VMA_NAME: no VMA has a name then.
+ */
+static inline const char *td_vma_anon_name(struct vm_area_struct *vma)
+{
+#ifdef CONFIG_ANON_VMA_NAME
+#if LINUX_VERSION_CODE < KERNEL_VERSION(6, 2, 0)
+	if (vma->vm_file)
+		return NULL;
+#endif
+	return vma->anon_name ? vma->anon_name->name : NULL;
+#else
+	return NULL;
+#endif
+}
+
+/*
+ * The path and inode maps shows for a mapped file. 6.8: a backing file
+ * (FMODE_BACKING, overlayfs) shows the path and inode the user opened,
+ * file_user_path() and file_user_inode() (inlines over the exported
+ * backing_file_user_path()).
+ */
+static inline const struct path *td_file_user_path(struct file *f)
+{
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 8, 0)
+	return file_user_path(f);
+#else
+	return &f->f_path;
+#endif
+}
+
+static inline const struct inode *td_file_user_inode(struct file *f)
+{
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 8, 0)
+	return file_user_inode(f);
+#else
+	return file_inode(f);
+#endif
+}
+
+/*
+ * Is @vma the heap ([heap] in maps)? 6.1's show_map_vma() tests
+ * vm_start <= brk && vm_end >= start_brk; 6.6's vma_is_initial_heap(),
+ * which 6.12's maps uses, the strict vm_start < brk && vm_end > start_brk.
+ */
+static inline bool td_vma_is_heap(const struct vm_area_struct *vma)
+{
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 6, 0)
+	return vma_is_initial_heap(vma);
+#else
+	return vma->vm_start <= vma->vm_mm->brk && vma->vm_end >= vma->vm_mm->start_brk;
+#endif
+}
+
+/* Does @vma hold the main thread's stack start ([stack])? Same on both. */
+static inline bool td_vma_is_stack(const struct vm_area_struct *vma)
+{
+	return vma->vm_start <= vma->vm_mm->start_stack &&
+	       vma->vm_end >= vma->vm_mm->start_stack;
+}
+
+/*
+ * TD_VMA_FLAGS(X): X(VM_flag, TASK_DIAG_VMA_FLAG_bit) for each VM_* flag
+ * the running kernel's show_smap_vma_flags() prints a mnemonic for, under
+ * the same conditions. 6.12 (not 6.1) prints lf (VM_LOCKONFAULT), ss
+ * (VM_SHADOW_STACK, 6.6), dp (VM_DROPPABLE, 6.11) and sl (VM_SEALED,
+ * 6.10).
+ */
+#define TD_VMA_FLAGS_COMMON(X)						\
+	X(VM_READ, READ) X(VM_WRITE, WRITE) X(VM_EXEC, EXEC)		\
+	X(VM_SHARED, SHARED) X(VM_MAYREAD, MAYREAD)			\
+	X(VM_MAYWRITE, MAYWRITE) X(VM_MAYEXEC, MAYEXEC)			\
+	X(VM_MAYSHARE, MAYSHARE) X(VM_GROWSDOWN, GROWSDOWN)		\
+	X(VM_PFNMAP, PFNMAP) X(VM_LOCKED, LOCKED) X(VM_IO, IO)		\
+	X(VM_SEQ_READ, SEQ_READ) X(VM_RAND_READ, RAND_READ)		\
+	X(VM_DONTCOPY, DONTCOPY) X(VM_DONTEXPAND, DONTEXPAND)		\
+	X(VM_ACCOUNT, ACCOUNT) X(VM_NORESERVE, NORESERVE)		\
+	X(VM_HUGETLB, HUGETLB) X(VM_SYNC, SYNC) X(VM_ARCH_1, ARCH_1)	\
+	X(VM_WIPEONFORK, WIPEONFORK) X(VM_DONTDUMP, DONTDUMP)		\
+	X(VM_MIXEDMAP, MIXEDMAP) X(VM_HUGEPAGE, HUGEPAGE)		\
+	X(VM_NOHUGEPAGE, NOHUGEPAGE) X(VM_MERGEABLE, MERGEABLE)		\
+	X(VM_UFFD_MISSING, UFFD_MISSING) X(VM_UFFD_WP, UFFD_WP)
+#ifdef CONFIG_MEM_SOFT_DIRTY
+#define TD_VMA_FLAGS_SD(X) X(VM_SOFTDIRTY, SOFTDIRTY)
+#else
+#define TD_VMA_FLAGS_SD(X)
+#endif
+#ifdef CONFIG_HAVE_ARCH_USERFAULTFD_MINOR
+#define TD_VMA_FLAGS_UI(X) X(VM_UFFD_MINOR, UFFD_MINOR)
+#else
+#define TD_VMA_FLAGS_UI(X)
+#endif
+#ifdef CONFIG_X86_USER_SHADOW_STACK
+#define TD_VMA_FLAGS_SS(X) X(VM_SHADOW_STACK, SHADOW_STACK)
+#else
+#define TD_VMA_FLAGS_SS(X)
+#endif
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 12, 0)
+#define TD_VMA_FLAGS_612(X) X(VM_LOCKONFAULT, LOCKONFAULT) X(VM_DROPPABLE, DROPPABLE) \
+	X(VM_SEALED, SEALED)
+#else
+#define TD_VMA_FLAGS_612(X)
+#endif
+#define TD_VMA_FLAGS(X) TD_VMA_FLAGS_COMMON(X) TD_VMA_FLAGS_SD(X) TD_VMA_FLAGS_UI(X) \
+	TD_VMA_FLAGS_SS(X) TD_VMA_FLAGS_612(X)
+
 #endif /* _TASK_DIAG_COMPAT_H */

@@ -68,7 +68,7 @@ struct td_dump {
 #define TD_DUMP_MIN_ALLOC (12 * 1024)
 #define TD_SHOW_VARIABLE (TASK_DIAG_SHOW_STATUS | TASK_DIAG_SHOW_CRED | TASK_DIAG_SHOW_CMDLINE)
 
-static struct genl_family td_family;
+struct genl_family td_family;
 
 static struct td_dump *td_dump_ctx(struct netlink_callback *cb)
 {
@@ -82,7 +82,7 @@ static bool td_scope_whole(u32 scope)
 	return scope != TASK_DIAG_SCOPE_ALL_THREADS && scope != TASK_DIAG_SCOPE_THREADS;
 }
 
-static void td_subject_free(struct td_subject *s)
+void td_subject_free(struct td_subject *s)
 {
 	if (!s)
 		return;
@@ -99,8 +99,8 @@ static void td_subject_free(struct td_subject *s)
  * the credentials the socket was opened with, its pid namespace and the
  * options of the procfs instance it sees at /proc.
  */
-static struct td_subject *td_subject_new(struct sk_buff *skb, struct nlattr **attrs,
-					 struct netlink_ext_ack *extack, int *err)
+struct td_subject *td_subject_new(struct sk_buff *skb, struct nlattr **attrs,
+				  struct netlink_ext_ack *extack, int *err)
 {
 	struct sock *sk = NETLINK_CB(skb).sk;
 	const struct cred *opener = NULL;
@@ -455,7 +455,7 @@ static struct task_struct *td_next_task(struct td_dump *d)
  * What the sender's /proc shows of the task @pid names. Called in the
  * sender's context, so the sender is the reader.
  */
-static enum td_vis td_target_visibility(const struct td_subject *subj, struct pid *pid)
+enum td_vis td_target_visibility(const struct td_subject *subj, struct pid *pid)
 {
 	struct td_task_ctx ctx = { .subj = subj };
 	struct td_view view;
@@ -703,9 +703,17 @@ static const struct genl_ops td_ops[] = {
 		.policy = td_req_policy,
 		.maxattr = TASK_DIAG_A_TASK_MAX,
 	},
+	{
+		.cmd = TASK_DIAG_CMD_GET_VMA,
+		.start = td_vma_dump_start,
+		.dumpit = td_vma_dumpit,
+		.done = td_vma_dump_done,
+		.policy = td_get_vma_policy,
+		.maxattr = TASK_DIAG_A_VMA_MAX,
+	},
 };
 
-static struct genl_family td_family __ro_after_init = {
+struct genl_family td_family __ro_after_init = {
 	.name = TASK_DIAG_FAMILY_NAME,
 	.version = TASK_DIAG_FAMILY_VERSION,
 	.netnsok = true,
@@ -723,6 +731,7 @@ static struct genl_family td_family __ro_after_init = {
 
 static int __init td_init(void)
 {
+	td_vma_init();
 	return genl_register_family(&td_family);
 }
 

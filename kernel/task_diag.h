@@ -340,4 +340,15 @@ void td_filter_free(struct td_filter *f);
 bool td_filter_next_pid(const struct td_filter *f, u32 *nr);
 enum td_match td_filter_match(struct td_task_ctx *ctx, enum td_vis vis, pid_t nr);
 
+extern struct genl_family td_family;
+struct td_subject *td_subject_new(struct sk_buff *skb, struct nlattr **attrs,
+				  struct netlink_ext_ack *extack, int *err);
+void td_subject_free(struct td_subject *s);
+enum td_vis td_target_visibility(const struct td_subject *subj, struct pid *pid);
+
+void td_vma_init(void);
+int td_vma_dump_start(struct netlink_callback *cb);
+int td_vma_dumpit(struct sk_buff *skb, struct netlink_callback *cb);
+int td_vma_dump_done(struct netlink_callback *cb);
+
 #endif /* _TASK_DIAG_INTERNAL_H */

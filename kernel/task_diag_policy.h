@@ -54,6 +54,31 @@ static const struct nla_policy td_req_policy[TASK_DIAG_A_TASK_MAX + 1] = {
 	[TASK_DIAG_A_TASK_RAN_SINCE_IDLE] = { .type = NLA_FLAG },
 };
 
+static struct netlink_range_validation td_get_vma_pid_range = {
+	.min = 1,
+	.max = PID_MAX_LIMIT,
+};
+
+static struct netlink_range_validation td_get_vma_procfs_fd_range = {
+	.min = 0,
+	.max = INT_MAX,
+};
+
+/*
+ * Requests of get-vma: scope, pid, procfs-fd, filter, start, end.
+ * Validation is strict, so every other attribute (left NLA_UNSPEC here) is
+ * refused.
+ */
+static const struct nla_policy td_get_vma_policy[TASK_DIAG_A_VMA_MAX + 1] = {
+	[TASK_DIAG_A_VMA_SCOPE] = NLA_POLICY_RANGE(NLA_U32, TASK_DIAG_SCOPE_ALL_PROCESSES,
+						   TASK_DIAG_SCOPE_MAX),
+	[TASK_DIAG_A_VMA_PID] = NLA_POLICY_FULL_RANGE(NLA_U32, &td_get_vma_pid_range),
+	[TASK_DIAG_A_VMA_PROCFS_FD] = NLA_POLICY_FULL_RANGE(NLA_U32, &td_get_vma_procfs_fd_range),
+	[TASK_DIAG_A_VMA_FILTER] = NLA_POLICY_MASK(NLA_U32, TASK_DIAG_VMA_FILTER_ALL),
+	[TASK_DIAG_A_VMA_START] = { .type = NLA_U64 },
+	[TASK_DIAG_A_VMA_END] = { .type = NLA_U64 },
+};
+
 /* The layout the spec gives each struct (ABI rule 4). */
 static_assert(sizeof(struct task_diag_base) == 56);
 static_assert(TASK_DIAG_BASE_SIZE_VER0 <= sizeof(struct task_diag_base));
@@ -180,5 +205,15 @@ static_assert(offsetof(struct task_diag_cred, cap_permitted) == 56);
 static_assert(offsetof(struct task_diag_cred, cap_effective) == 64);
 static_assert(offsetof(struct task_diag_cred, cap_bounding) == 72);
 static_assert(offsetof(struct task_diag_cred, cap_ambient) == 80);
+static_assert(sizeof(struct task_diag_vma) == 56);
+static_assert(TASK_DIAG_VMA_SIZE_VER0 <= sizeof(struct task_diag_vma));
+static_assert(offsetof(struct task_diag_vma, mask) == 0);
+static_assert(offsetof(struct task_diag_vma, start) == 8);
+static_assert(offsetof(struct task_diag_vma, end) == 16);
+static_assert(offsetof(struct task_diag_vma, offset) == 24);
+static_assert(offsetof(struct task_diag_vma, inode) == 32);
+static_assert(offsetof(struct task_diag_vma, flags) == 40);
+static_assert(offsetof(struct task_diag_vma, dev_major) == 48);
+static_assert(offsetof(struct task_diag_vma, dev_minor) == 52);
 
 #endif /* _TASK_DIAG_POLICY_H */

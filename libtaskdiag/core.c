@@ -135,6 +135,8 @@ void taskdiag_close(struct taskdiag *td)
 		return;
 	if (td->iter)
 		taskdiag_iter_end(td->iter);
+	if (td->vma_iter)
+		taskdiag_vma_iter_end(td->vma_iter);
 	td->ops->close(td);
 	free(td);
 }
@@ -193,7 +195,7 @@ int td_api_iter_start(struct taskdiag *td, const struct taskdiag_request *req,
 	if (!td || !req || !itp)
 		return -EINVAL;
 	*itp = NULL;
-	if (td->iter)
+	if (td->iter || td->vma_iter)
 		return -EBUSY;
 	if ((req->scope && (req->scope < TASKDIAG_SCOPE_ALL_PROCESSES ||
 			    req->scope > TASKDIAG_SCOPE_CHILDREN)) ||

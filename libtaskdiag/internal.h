@@ -229,6 +229,7 @@ struct taskdiag {
 	const struct td_backend *ops;
 	void *priv;
 	struct taskdiag_iter *iter;	/* the running iteration, if any */
+	struct taskdiag_vma_iter *vma_iter;	/* the running VMA iteration (vma.c) */
 	bool has_extack;
 	char extack[256];
 	int procfs_fd;		/* taskdiag_set_procfs(), or -1 */
@@ -266,6 +267,10 @@ TD_HIDDEN int td_procfs_open_at(struct taskdiag *td, const char *root);
 TD_HIDDEN int td_procfs_open_fd(struct taskdiag *td, int fd);
 
 TD_HIDDEN int td_group_index(uint32_t group);
+/* The procfs backend's proc root, a directory descriptor (procfs.c). */
+TD_HIDDEN int td_procfs_rootfd(const struct taskdiag *td);
+/* One /proc/PID/maps line (modified in place) into @v (vma.c). */
+TD_HIDDEN int td_vma_parse_maps_line(char *line, struct taskdiag_vma *v);
 TD_HIDDEN void td_set_extack(struct taskdiag *td, const char *msg, size_t len);
 
 /*

@@ -275,7 +275,7 @@ static int td_nl_resolve(struct nl_sock *sk, struct td_nl_family *f)
  * the first request after an abandoned dump (the id is refreshed then, in
  * case the module was reloaded meanwhile).
  */
-static int td_nl_connect(struct td_nl *nl)
+int td_nl_connect(struct td_nl *nl)
 {
 	struct td_nl_family f = { .err = -EBADMSG };
 	struct nl_sock *sk;
@@ -319,7 +319,7 @@ err_free_sk:
 	return err;
 }
 
-static void td_nl_disconnect(struct td_nl *nl)
+void td_nl_disconnect(struct td_nl *nl)
 {
 	nl_socket_free(nl->sk);	/* NULL is ignored */
 	nl->sk = NULL;
@@ -425,6 +425,20 @@ static int td_nl_put_filters(struct nl_msg *msg, const struct taskdiag_request *
 	return err;
 }
 
+int td_nl_send(struct td_nl *nl, struct nl_msg *msg)
+{
+	int err = nl_send_auto(nl->sk, msg);
+
+	if (err < 0) {
+		/* What the kernel made of it is unknown: start afresh next time. */
+		td_nl_disconnect(nl);
+		return td_nl_errno(err);
+	}
+	/* nl_send_auto() filled in the sequence number. */
+	nl->seq = nlmsg_hdr(msg)->nlmsg_seq;
+	return 0;
+}
+
 static int td_nl_iter_start(struct taskdiag_iter *it)
 {
 	struct td_nl *nl = it->td->priv;
@@ -458,15 +472,9 @@ static int td_nl_iter_start(struct taskdiag_iter *it)
 		err = td_nl_errno(err);
 		goto out_free_msg;
 	}
-	err = nl_send_auto(nl->sk, msg);
-	if (err < 0) {
-		/* What the kernel made of it is unknown: start afresh next time. */
-		td_nl_disconnect(nl);
-		err = td_nl_errno(err);
+	err = td_nl_send(nl, msg);
+	if (err)
 		goto out_free_msg;
-	}
-	/* nl_send_auto() filled in the sequence number. */
-	nl->seq = nlmsg_hdr(msg)->nlmsg_seq;
 	if (nl->rec_fd >= 0) {
 		err = td_rec_request(nl->rec_fd, nl->seq, nl->family, &it->req);
 		if (err) {
@@ -556,7 +564,7 @@ static int td_nl_wire_errno(int32_t e)
  * of our request, then (with NLM_F_ACK_TLVS) the extended-ack attributes.
  * Error 0 is an ack, which always ends its request.
  */
-static int td_nl_error_msg(struct taskdiag *td, const struct nlmsghdr *nlh)
+int td_nl_error_msg(struct taskdiag *td, const struct nlmsghdr *nlh)
 {
 	const unsigned char *p = NLMSG_DATA(nlh);
 	size_t plen = nlh->nlmsg_len - NLMSG_HDRLEN;
@@ -586,7 +594,7 @@ static int td_nl_error_msg(struct taskdiag *td, const struct nlmsghdr *nlh)
 }
 
 /* NLMSG_DONE: payload the dump's errno (0: the end), then extack TLVs. */
-static int td_nl_done_msg(struct taskdiag *td, const struct nlmsghdr *nlh)
+int td_nl_done_msg(struct taskdiag *td, const struct nlmsghdr *nlh)
 {
 	const unsigned char *p = NLMSG_DATA(nlh);
 	size_t plen = nlh->nlmsg_len - NLMSG_HDRLEN;
@@ -655,6 +663,33 @@ static void td_nl_complete_comm(struct td_nl *nl, struct taskdiag_task *t)
 	td_task_set_blob(t, TASKDIAG_ITEM_BASE_COMM, nl->kthread_comm, (uint32_t)n - 1);
 }
 
+int td_nl_next_msg(struct td_nl *nl, const struct nlmsghdr **nlhp)
+{
+	for (;;) {
+		const struct nlmsghdr *nlh;
+		size_t left, step;
+		int err;
+
+		if (nl->off >= nl->len) {
+			err = nl->recv(nl);
+			if (err)
+				return err;
+		}
+		/* Messages start 4-byte aligned in buf (malloc'd, NLMSG_ALIGN). */
+		left = nl->len - nl->off;
+		nlh = (const struct nlmsghdr *)(nl->buf + nl->off);
+		if (left < NLMSG_HDRLEN || nlh->nlmsg_len < NLMSG_HDRLEN || nlh->nlmsg_len > left)
+			return -EBADMSG;
+		step = NLMSG_ALIGN(nlh->nlmsg_len);
+		nl->off += step < left ? step : left;
+		if (nlh->nlmsg_seq == nl->seq) {
+			*nlhp = nlh;
+			return 0;
+		}
+		/* not an answer to this request */
+	}
+}
+
 int td_nl_iter_next(struct taskdiag_iter *it)
 {
 	struct td_nl *nl = it->priv;
@@ -667,23 +702,10 @@ int td_nl_iter_next(struct taskdiag_iter *it)
 
 	for (;;) {
 		const struct nlmsghdr *nlh;
-		size_t left, step;
 
-		if (nl->off >= nl->len) {
-			err = nl->recv(nl);
-			if (err)
-				return td_nl_fail(nl, err);
-		}
-		/* Messages start 4-byte aligned in buf (malloc'd, NLMSG_ALIGN). */
-		left = nl->len - nl->off;
-		nlh = (const struct nlmsghdr *)(nl->buf + nl->off);
-		if (left < NLMSG_HDRLEN || nlh->nlmsg_len < NLMSG_HDRLEN || nlh->nlmsg_len > left)
-			return td_nl_fail(nl, -EBADMSG);
-		step = NLMSG_ALIGN(nlh->nlmsg_len);
-		nl->off += step < left ? step : left;
-
-		if (nlh->nlmsg_seq != nl->seq)
-			continue;	/* not an answer to this request */
+		err = td_nl_next_msg(nl, &nlh);
+		if (err)
+			return td_nl_fail(nl, err);
 		if (nlh->nlmsg_type == nl->family) {
 			if (nlh->nlmsg_len < NLMSG_HDRLEN + GENL_HDRLEN)
 				return td_nl_fail(nl, -EBADMSG);
@@ -719,15 +741,18 @@ int td_nl_iter_next(struct taskdiag_iter *it)
  * callback runs) when the socket goes, and the next iter_start() opens a
  * new one. A failure to reopen is reported there, not here.
  */
-void td_nl_iter_end(struct taskdiag_iter *it)
+void td_nl_abandon(struct td_nl *nl)
 {
-	struct td_nl *nl = it->td->priv;
-
 	if (nl->pending)
 		td_nl_disconnect(nl);
 	nl->state = TD_NL_IDLE;
 	nl->len = 0;
 	nl->off = 0;
+}
+
+void td_nl_iter_end(struct taskdiag_iter *it)
+{
+	td_nl_abandon(it->td->priv);
 	it->priv = NULL;
 }
 

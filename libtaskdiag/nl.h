@@ -68,6 +68,20 @@ TD_HIDDEN int td_nl_iter_next(struct taskdiag_iter *it);
 TD_HIDDEN void td_nl_iter_end(struct taskdiag_iter *it);
 TD_HIDDEN void td_nl_close(struct taskdiag *td);
 
+/* For the VMA iterator (vma.c), which runs its own request on the socket. */
+struct nlmsghdr;
+TD_HIDDEN int td_nl_connect(struct td_nl *nl);
+TD_HIDDEN void td_nl_disconnect(struct td_nl *nl);
+TD_HIDDEN int td_nl_error_msg(struct taskdiag *td, const struct nlmsghdr *nlh);
+TD_HIDDEN int td_nl_done_msg(struct taskdiag *td, const struct nlmsghdr *nlh);
+/* Send a request (disconnecting on failure); nl->seq is its sequence number. */
+struct nl_msg;
+TD_HIDDEN int td_nl_send(struct td_nl *nl, struct nl_msg *msg);
+/* The next message of request nl->seq, receiving datagrams as needed. */
+TD_HIDDEN int td_nl_next_msg(struct td_nl *nl, const struct nlmsghdr **nlh);
+/* End the iteration; a request with replies still to come loses its socket. */
+TD_HIDDEN void td_nl_abandon(struct td_nl *nl);
+
 /* Recording (record.c): a request sent, a datagram received. 0 or -errno. */
 TD_HIDDEN int td_rec_request(int fd, uint32_t seq, uint16_t family,
 			     const struct taskdiag_request *req);

@@ -765,6 +765,11 @@ int td_procfs_open_fd(struct taskdiag *td, int fd)
 	return fd < 0 ? td_pf_setup(td, AT_FDCWD, NULL) : td_pf_setup(td, fd, ".");
 }
 
+int td_procfs_rootfd(const struct taskdiag *td)
+{
+	return ((const struct td_procfs *)td->priv)->rootfd;
+}
+
 const struct td_backend td_procfs_backend = {
 	.open = td_pf_open,
 	.close = td_pf_close,

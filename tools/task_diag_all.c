@@ -171,6 +171,9 @@ static void usage(FILE *f)
 	      "Per interval (%cpu and rates, like pidstat; see the man page):\n"
 	      "task_diag_all --interval SEC [--count N] [-A] [-p PID] [-j|--csv] [-b B]\n"
 	      "\n"
+	      "Memory maps, as pmap -x (see --maps --help):\n"
+	      "task_diag_all --maps [-a | -p PID,...] [-b B] [--file-backed] [--exec]\n"
+	      "\n"
 	      "Exit status: 0 ok, 1 error, 2 bad usage, 3 task_diag module not loaded,\n"
 	      "4 permission denied, 5 no such pid, 6 --verify found differences.\n", f);
 }
@@ -594,6 +597,8 @@ int main(int argc, char **argv)
 	td_prog = PROG;
 	if (tda_interval_wanted(argc, argv))
 		return tda_interval_main(argc, argv);
+	if (tda_maps_wanted(argc, argv))
+		return finish(tda_maps_main(argc, argv));
 	setlocale(LC_ALL, "");
 	parse_args(argc, argv, &opt);
 	o.mode = opt.mode;

@@ -170,4 +170,8 @@ int report(int err, struct taskdiag *td, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 void usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
 
+/* --maps (tda_maps.c): pmap -x's view of the VMA dump. */
+bool tda_maps_wanted(int argc, char **argv);
+int tda_maps_main(int argc, char **argv);
+
 #endif /* TDA_H */

@@ -686,6 +686,101 @@ struct taskdiag_system {
  */
 TASKDIAG_API int taskdiag_system_read(struct taskdiag_system *sys, size_t size);
 
+/*
+ * Memory maps (since 0.4): the VMAs of processes, what /proc/PID/maps shows,
+ * from the module's get-vma dump or, on the procfs backend, from maps.
+ */
+
+/** Request filters of taskdiag_vma_request::filter (the ABI's vma-filter). */
+#define TASKDIAG_VMA_FILE_BACKED	(1u << 0)	/* only VMAs that map a file */
+#define TASKDIAG_VMA_EXEC		(1u << 1)	/* only executable VMAs */
+
+/**
+ * struct taskdiag_vma_request - which VMAs to read (since 0.4)
+ * @pid: 0 for every process the caller may read (as it may read their
+ *       /proc/PID/maps), else this process (a thread's pid names its
+ *       process)
+ * @filter: TASKDIAG_VMA_* bits
+ * @start: only VMAs that end above this address
+ * @end: only VMAs that begin below it; 0 means no limit
+ */
+struct taskdiag_vma_request {
+	pid_t pid;
+	uint32_t filter;
+	uint64_t start;
+	uint64_t end;
+};
+
+/*
+ * Bits of taskdiag_vma::flags: bit n is value n of the ABI's vma-flag enum
+ * (TASK_DIAG_VMA_FLAG_* of <linux/task_diag.h>), a VM_* flag that smaps's
+ * VmFlags line shows; taskdiag_vma_flag_name() gives its mnemonic. The
+ * four that make maps's permissions column:
+ */
+#define TASKDIAG_VMA_F_READ	(1ull << 0)	/* r */
+#define TASKDIAG_VMA_F_WRITE	(1ull << 1)	/* w */
+#define TASKDIAG_VMA_F_EXEC	(1ull << 2)	/* x */
+#define TASKDIAG_VMA_F_MAYSHARE	(1ull << 7)	/* s (else p) */
+
+/**
+ * struct taskdiag_vma - one VMA (since 0.4); the library owns it, and the
+ * struct only grows at its end
+ * @pid: the process (thread-group id)
+ * @start: its first address
+ * @end: the address past it
+ * @offset: the offset in the mapped file, in bytes (0 without a file)
+ * @inode: the inode of the mapped file (0 without a file)
+ * @flags: TASKDIAG_VMA_F_* and the other vma-flag bits. The procfs backend
+ *         reads maps only, so it gives the four permission bits alone
+ * @dev_major: the device of the file's file system (0 without a file)
+ * @dev_minor: see @dev_major
+ * @name: the name maps prints (a path as escaped there, [heap], [stack],
+ *        [vdso], ...), NUL-terminated, or NULL when maps prints none
+ */
+struct taskdiag_vma {
+	pid_t pid;
+	uint32_t dev_major;
+	uint64_t start;
+	uint64_t end;
+	uint64_t offset;
+	uint64_t inode;
+	uint64_t flags;
+	uint32_t dev_minor;
+	const char *name;
+};
+
+struct taskdiag_vma_iter;
+
+/**
+ * taskdiag_vma_iter_start() - read VMAs, in ascending (pid, start) order
+ * @td: a netlink or procfs handle, with no other iteration running
+ * @req: which VMAs; NULL for every VMA of every process
+ * @it: set to the iterator
+ *
+ * Processes the caller may not read are left out of a walk of every
+ * process; for one process, that is -EACCES (from taskdiag_vma_iter_next()
+ * on netlink). End it with taskdiag_vma_iter_end().
+ *
+ * Return: 0, -EINVAL (a bad request), -EBUSY, -ENOMEM, or another
+ * negative errno.
+ */
+TASKDIAG_API int taskdiag_vma_iter_start(struct taskdiag *td,
+					 const struct taskdiag_vma_request *req,
+					 struct taskdiag_vma_iter **it);
+/**
+ * taskdiag_vma_iter_next() - the next VMA
+ * @vma: set to a record valid until the next call or taskdiag_vma_iter_end()
+ *
+ * Return: 1 with @vma set, 0 at the end, or a negative errno (-EACCES,
+ * -ESRCH for one process; -EBADMSG for a malformed reply).
+ */
+TASKDIAG_API int taskdiag_vma_iter_next(struct taskdiag_vma_iter *it,
+					const struct taskdiag_vma **vma);
+/** End a VMA iteration; NULL is ignored. */
+TASKDIAG_API void taskdiag_vma_iter_end(struct taskdiag_vma_iter *it);
+/** The VmFlags mnemonic ("rd", "wr", ...) of flag bit @bit, or NULL. */
+TASKDIAG_API const char *taskdiag_vma_flag_name(unsigned int bit);
+
 #ifdef __cplusplus
 }
 #endif

@@ -114,7 +114,8 @@ def broken(spec, mutation):
         e = define(spec, "base-f")["entries"]
         e[0], e[1] = e[1], e[0]
     elif mutation == "no-unit":
-        for a in spec["attribute-sets"][0]["attributes"]:
+        task = next(s for s in spec["attribute-sets"] if s["name"] == "task")
+        for a in task["attributes"]:
             if a["name"] == "tgid":
                 a["doc"] = a["doc"].replace("Unit: pid.", "")
     elif mutation == "show-all":

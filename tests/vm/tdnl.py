@@ -113,6 +113,8 @@ class ABI:
         self.enums = {}
         for body in re.findall(r"enum\s*\w*\s*\{(.*?)\};", text, re.S):
             val = -1
+            # An attribute set's enum starts with its pad: TASK_DIAG_A_<SET>_PAD.
+            first = re.search(r"TASK_DIAG_A_(\w+?)_PAD\b", body)
             for line in body.splitlines():
                 m = re.match(r"\s*(TASK_DIAG_\w+)\s*(?:=\s*([^,]+))?,?\s*(?:/\*\s*(.*?)\s*\*/)?", line)
                 if not m or m.group(1).startswith("__") or m.group(1).endswith("_MAX"):
@@ -120,7 +122,7 @@ class ABI:
                 name, expr, comment = m.groups()
                 val = int(expr, 0) if expr and expr.strip().isdigit() else val + 1
                 self.enums[name] = val
-                a = re.match(r"TASK_DIAG_A_([A-Z]+)_(\w+)", name)
+                a = first and re.match(r"TASK_DIAG_A_(%s)_(\w+)" % first.group(1), name)
                 if a:
                     kind = "pad" if a.group(2) == "PAD" else re.split(r"[\s,:]", comment or "?")[0]
                     if re.search(r"\bstruct task_diag_\w+", comment or ""):
@@ -303,6 +305,139 @@ class Client:
             for _ in self.recv_msgs(seq):
                 pass
         return tasks
+
+    def send_vma_request(self, scope=None, pid=None, filter_=None, start=None, end=None,
+                         raw_attrs=b"", procfs_fd=None, dump=True):
+        """Send a get-vma request; return its sequence number."""
+        payload = raw_attrs
+        for name, val, fmt in (("SCOPE", scope, "=I"), ("PID", pid, "=I"),
+                               ("PROCFS_FD", procfs_fd, "=I"), ("FILTER", filter_, "=I"),
+                               ("START", start, "=Q"), ("END", end, "=Q")):
+            if val is not None:
+                payload += nla(abi.enums["TASK_DIAG_A_VMA_" + name], struct.pack(fmt, val))
+        flags = NLM_F_REQUEST | NLM_F_ACK | (NLM_F_DUMP if dump else 0)
+        return self.send(self.family, flags, abi.enums["TASK_DIAG_CMD_GET_VMA"],
+                         abi.consts["TASK_DIAG_FAMILY_VERSION"], payload)
+
+    def vma_request(self, **kw):
+        """A get-vma dump: {pid: [vma, ...]}, each vma the dict of struct vma's
+        fields plus "name" when the entry has one. Messages of one process
+        must be consecutive and their VMAs ascending and disjoint; pids must
+        ascend (ValueError otherwise)."""
+        seq = self.send_vma_request(**kw)
+        out, last = {}, None
+        for msg in self.recv_msgs(seq):
+            pid, vmas = decode_vma_msg(msg[4:])
+            if last is not None and pid != last:
+                if pid < last or pid in out:
+                    raise ValueError("pid %d after pid %d" % (pid, last))
+            lst = out.setdefault(pid, [])
+            for v in vmas:
+                if lst and v["start"] < lst[-1]["end"]:
+                    raise ValueError("pid %d: VMA %#x after one ending at %#x"
+                                     % (pid, v["start"], lst[-1]["end"]))
+                lst.append(v)
+            last = pid
+        return out
+
+
+VMA_FIELDS = ("start", "end", "offset", "inode", "flags", "dev_major", "dev_minor")
+# struct vma as one struct.Struct (its members, from the header, are
+# contiguous): a VMA dump has tens of thousands of entries.
+_VMA = abi.structs["vma"]
+_VMA_LAYOUT = struct.Struct("=" + "".join(f for _, _, f, _ in _VMA.fields))
+if _VMA_LAYOUT.size != _VMA.size or [n for n, _, _, _ in _VMA.fields[1:]] != list(VMA_FIELDS):
+    raise ValueError("struct task_diag_vma is not what this client decodes")
+_VMA_ALL = sum(1 << b for _, _, _, b in _VMA.fields[1:])
+_E_VMA = abi.attr("VMA_ENTRY", "vma")
+_E_NAME = abi.attr("VMA_ENTRY", "name")
+_E_PAD = abi.attr("VMA_ENTRY", "pad")
+
+
+def decode_vma_entry(data):
+    """One entry nest: the dict of struct vma (every field: each has its
+    mask bit in every reply), plus "name". Strict: ValueError on a struct
+    of another size, a mask not all set, a name not NUL-terminated, an
+    unknown or repeated attribute."""
+    v = None
+    off, n = 0, len(data)
+    while off + 4 <= n:
+        ln, at = struct.unpack_from("=HH", data, off)
+        at &= NLA_TYPE_MASK
+        if ln < 4 or off + ln > n:
+            raise ValueError("get-vma entry: bad attribute length %d" % ln)
+        body = data[off + 4:off + ln]
+        if at == _E_VMA and v is None:
+            if len(body) != _VMA.size:
+                raise ValueError("get-vma: struct vma of %d bytes" % len(body))
+            vals = _VMA_LAYOUT.unpack(body)
+            if vals[0] != _VMA_ALL:
+                raise ValueError("get-vma: mask %#x" % vals[0])
+            v = dict(zip(VMA_FIELDS, vals[1:]))
+        elif at == _E_NAME and v is not None and "name" not in v:
+            if not body.endswith(b"\0") or b"\0" in body[:-1]:
+                raise ValueError("get-vma: name %r" % body)
+            v["name"] = body[:-1].decode(errors="surrogateescape")
+        elif at != _E_PAD:
+            raise ValueError("get-vma entry: attribute %d unexpected here" % at)
+        off += (ln + 3) & ~3
+    if v is None:
+        raise ValueError("get-vma: an entry without its struct")
+    return v
+
+
+def decode_vma_msg(payload):
+    """One get-vma reply message: (pid, [vma dicts]); strict like decode()."""
+    pid, vmas = None, []
+    for at, data in parse_attrs(payload):
+        name, kind = abi.sets["VMA"].get(at, (None, None))
+        if name == "pid":
+            if pid is not None or len(data) != 4:
+                raise ValueError("get-vma: bad or repeated pid")
+            pid = struct.unpack("=I", data)[0]
+        elif name == "entry":
+            if pid is None:
+                raise ValueError("get-vma: an entry before the pid")
+            vmas.append(decode_vma_entry(data))
+        elif kind != "pad":
+            raise ValueError("get-vma: unexpected attribute %d in a reply" % at)
+    if pid is None:
+        raise ValueError("get-vma: a message without pid")
+    return pid, vmas
+
+
+# Bit n of struct vma's flags: the VmFlags mnemonic of smaps.
+VMA_FLAG_MNEMONIC = {
+    "READ": "rd", "WRITE": "wr", "EXEC": "ex", "SHARED": "sh", "MAYREAD": "mr",
+    "MAYWRITE": "mw", "MAYEXEC": "me", "MAYSHARE": "ms", "GROWSDOWN": "gd",
+    "PFNMAP": "pf", "LOCKED": "lo", "IO": "io", "SEQ_READ": "sr", "RAND_READ": "rr",
+    "DONTCOPY": "dc", "DONTEXPAND": "de", "LOCKONFAULT": "lf", "ACCOUNT": "ac",
+    "NORESERVE": "nr", "HUGETLB": "ht", "SYNC": "sf", "ARCH_1": "ar", "WIPEONFORK": "wf",
+    "DONTDUMP": "dd", "SOFTDIRTY": "sd", "MIXEDMAP": "mm", "HUGEPAGE": "hg",
+    "NOHUGEPAGE": "nh", "MERGEABLE": "mg", "UFFD_MISSING": "um", "UFFD_WP": "uw",
+    "UFFD_MINOR": "ui", "SHADOW_STACK": "ss", "DROPPABLE": "dp", "SEALED": "sl",
+    "ARM64_BTI": "bt", "MTE": "mt"}
+VMA_FLAG_BIT = {mn: abi.enums["TASK_DIAG_VMA_FLAG_" + n] for n, mn in VMA_FLAG_MNEMONIC.items()}
+VMA_FILTER = {n[len("TASK_DIAG_VMA_FILTER_"):].lower(): v for n, v in abi.enums.items()
+              if n.startswith("TASK_DIAG_VMA_FILTER_")}
+
+
+def vma_mnemonics(flags):
+    """The set of VmFlags mnemonics a struct vma's flags stand for."""
+    return {mn for mn, bit in VMA_FLAG_BIT.items() if flags >> bit & 1}
+
+
+def vma_maps_line(v):
+    """The /proc/PID/maps line of a decoded VMA, as show_map_vma() prints it."""
+    f = vma_mnemonics(v["flags"])
+    head = "%08x-%08x %s%s%s%s %08x %02x:%02x %d " % (
+        v["start"], v["end"], "r" if "rd" in f else "-", "w" if "wr" in f else "-",
+        "x" if "ex" in f else "-", "s" if "ms" in f else "p", v["offset"],
+        v["dev_major"], v["dev_minor"], v["inode"])
+    if "name" in v:
+        # seq_pad(): spaces up to column 25 + 6 * sizeof(void *) - 1, then one
+        head = head.ljust(72) + " " + v["name"]
+    return head
 
 
 SCOPE = {n[len("TASK_DIAG_SCOPE_"):].lower(): v for n, v in abi.enums.items()

@@ -429,6 +429,139 @@ enum {
 #define TASK_DIAG_CRED_SIZE_VER0	88
 
 /*
+ * Bits of the flags member of struct vma: bit n set means the VMA has the
+ * property of value n. Each is a VM_* flag of the kernel
+ * (include/linux/mm.h) that /proc/PID/smaps shows on the VmFlags line of
+ * the VMA, named here by its two-letter mnemonic there. A bit the running
+ * kernel's smaps does not show (it lacks the flag, or shows it only on
+ * another architecture or configuration) is never set. The positions are
+ * task_diag's own, not the kernel's VM_* bit numbers, which differ between
+ * versions and architectures.
+ */
+enum {
+	TASK_DIAG_VMA_FLAG_READ,
+	TASK_DIAG_VMA_FLAG_WRITE,
+	TASK_DIAG_VMA_FLAG_EXEC,
+	TASK_DIAG_VMA_FLAG_SHARED,
+	TASK_DIAG_VMA_FLAG_MAYREAD,
+	TASK_DIAG_VMA_FLAG_MAYWRITE,
+	TASK_DIAG_VMA_FLAG_MAYEXEC,
+	TASK_DIAG_VMA_FLAG_MAYSHARE,
+	TASK_DIAG_VMA_FLAG_GROWSDOWN,
+	TASK_DIAG_VMA_FLAG_PFNMAP,
+	TASK_DIAG_VMA_FLAG_LOCKED,
+	TASK_DIAG_VMA_FLAG_IO,
+	TASK_DIAG_VMA_FLAG_SEQ_READ,
+	TASK_DIAG_VMA_FLAG_RAND_READ,
+	TASK_DIAG_VMA_FLAG_DONTCOPY,
+	TASK_DIAG_VMA_FLAG_DONTEXPAND,
+	TASK_DIAG_VMA_FLAG_LOCKONFAULT,
+	TASK_DIAG_VMA_FLAG_ACCOUNT,
+	TASK_DIAG_VMA_FLAG_NORESERVE,
+	TASK_DIAG_VMA_FLAG_HUGETLB,
+	TASK_DIAG_VMA_FLAG_SYNC,
+	TASK_DIAG_VMA_FLAG_ARCH_1,
+	TASK_DIAG_VMA_FLAG_WIPEONFORK,
+	TASK_DIAG_VMA_FLAG_DONTDUMP,
+	TASK_DIAG_VMA_FLAG_SOFTDIRTY,
+	TASK_DIAG_VMA_FLAG_MIXEDMAP,
+	TASK_DIAG_VMA_FLAG_HUGEPAGE,
+	TASK_DIAG_VMA_FLAG_NOHUGEPAGE,
+	TASK_DIAG_VMA_FLAG_MERGEABLE,
+	TASK_DIAG_VMA_FLAG_UFFD_MISSING,
+	TASK_DIAG_VMA_FLAG_UFFD_WP,
+	TASK_DIAG_VMA_FLAG_UFFD_MINOR,
+	TASK_DIAG_VMA_FLAG_SHADOW_STACK,
+	TASK_DIAG_VMA_FLAG_DROPPABLE,
+	TASK_DIAG_VMA_FLAG_SEALED,
+	TASK_DIAG_VMA_FLAG_ARM64_BTI,
+	TASK_DIAG_VMA_FLAG_MTE,
+};
+
+/**
+ * enum task_diag_vma_filter - Which VMAs a get-vma request keeps
+ * @TASK_DIAG_VMA_FILTER_FILE_BACKED: Only VMAs that map a file (those for
+ *   which maps prints a device and inode, and PROCMAP_QUERY_FILE_BACKED_VMA
+ *   keeps).
+ * @TASK_DIAG_VMA_FILTER_EXEC: Only executable VMAs (the x of maps,
+ *   VM_EXEC).
+ */
+enum task_diag_vma_filter {
+	TASK_DIAG_VMA_FILTER_FILE_BACKED = 1,
+	TASK_DIAG_VMA_FILTER_EXEC = 2,
+};
+
+/* All vma-filter bits (file-backed | exec). */
+#define TASK_DIAG_VMA_FILTER_ALL	3
+
+/*
+ * One virtual memory area (VMA) of a process: the numbers of one line of
+ * /proc/PID/maps, the flags of its VmFlags line in /proc/PID/smaps.
+ * Origin: show_map_vma() and show_vma_header_prefix() of
+ * fs/proc/task_mmu.c.
+ */
+struct task_diag_vma {
+	__u64	mask;		/* bit n: field n holds a value */
+	__u64	start;		/* bit 0, bytes (user virtual address) */
+	__u64	end;		/* bit 1, bytes (user virtual address) */
+	__u64	offset;		/* bit 2, bytes */
+	__u64	inode;		/* bit 3, count */
+	__u64	flags;		/* bit 4, bit mask */
+	__u32	dev_major;	/* bit 5, device number */
+	__u32	dev_minor;	/* bit 6, device number */
+};
+
+/*
+ * Bits of the mask of struct vma (bit n set means field n holds a value).
+ */
+enum {
+	TASK_DIAG_VMA_F_START,
+	TASK_DIAG_VMA_F_END,
+	TASK_DIAG_VMA_F_OFFSET,
+	TASK_DIAG_VMA_F_INODE,
+	TASK_DIAG_VMA_F_FLAGS,
+	TASK_DIAG_VMA_F_DEV_MAJOR,
+	TASK_DIAG_VMA_F_DEV_MINOR,
+};
+
+/* Size of struct vma in version 0 (its first release). */
+#define TASK_DIAG_VMA_SIZE_VER0		56
+
+/*
+ * Top-level attributes of get-vma requests and replies. A request carries
+ * scope, pid, procfs-fd, filter, start and end (the kernel refuses the
+ * others); each reply message carries pid and one entry per VMA, in
+ * ascending address order. A process whose VMAs do not fit one message
+ * continues in the next ones, each again with its pid.
+ */
+enum {
+	TASK_DIAG_A_VMA_PAD = 1,	/* pad */
+	TASK_DIAG_A_VMA_PID,		/* u32, pid */
+	TASK_DIAG_A_VMA_SCOPE,		/* u32: enum task_diag_scope, request only */
+	TASK_DIAG_A_VMA_PROCFS_FD,	/* u32, file descriptor, request only */
+	TASK_DIAG_A_VMA_FILTER,		/* u32: enum task_diag_vma_filter bits, request only */
+	TASK_DIAG_A_VMA_START,		/* u64, bytes (user virtual address), request only */
+	TASK_DIAG_A_VMA_END,		/* u64, bytes (user virtual address), request only */
+	TASK_DIAG_A_VMA_ENTRY,		/* nest */
+
+	__TASK_DIAG_A_VMA_MAX,
+	TASK_DIAG_A_VMA_MAX = (__TASK_DIAG_A_VMA_MAX - 1)
+};
+
+/*
+ * The attributes of one VMA (an entry of a get-vma reply): its struct and,
+ * when /proc/PID/maps prints one, its name.
+ */
+enum {
+	TASK_DIAG_A_VMA_ENTRY_PAD = 1,	/* pad */
+	TASK_DIAG_A_VMA_ENTRY_VMA,	/* binary: struct task_diag_vma */
+	TASK_DIAG_A_VMA_ENTRY_NAME,	/* string, text */
+
+	__TASK_DIAG_A_VMA_ENTRY_MAX,
+	TASK_DIAG_A_VMA_ENTRY_MAX = (__TASK_DIAG_A_VMA_ENTRY_MAX - 1)
+};
+
+/*
  * Top-level attributes of get requests and replies (one set, as netdev
  * does). A request carries scope, pid, show, procfs-fd and, in a dump, the
  * filters (filter-*, ran-since, ran-since-idle; the kernel refuses the
@@ -480,6 +613,7 @@ enum {
 /* Commands. */
 enum {
 	TASK_DIAG_CMD_GET = 1,
+	TASK_DIAG_CMD_GET_VMA,
 
 	__TASK_DIAG_CMD_MAX,
 	TASK_DIAG_CMD_MAX = (__TASK_DIAG_CMD_MAX - 1)

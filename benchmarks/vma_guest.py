@@ -1,0 +1,105 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""In-guest driver of benchmarks/vma (run as root in one guest boot).
+
+  vma_guest.py TDVMABENCH TDSPAWN OUT.json [PROCS] [REPS]
+
+1. PROCS sleeping processes, each exec'd (sleep(1), so each maps its own
+   files, as on a real system; forks of one program would share their
+   struct files): every VMA of every process, read
+   and parsed from /proc/PID/maps (tdvmabench maps) against the get-vma
+   dump through libtaskdiag (tdvmabench lib), alternately, REPS runs each;
+   the medians and their ratio.
+2. One process with K VMAs for K = 8,000 ... 65,000: its get-vma dump with
+   an 8 KiB and a 64 KiB receive buffer (tdvmabench rawone; the kernel
+   sizes its skbs after the reader's buffer, at most 32 KiB), and its maps
+   read with 4 KiB and 64 KiB read()s; time per VMA, which stays flat if
+   reads are linear in VMAs.
+"""
+import json
+import statistics
+import subprocess
+import sys
+
+
+def run(cmd):
+    out = subprocess.run(cmd, capture_output=True, text=True, check=True).stdout.split()
+    return {k: int(v) for k, v in (w.split("=") for w in out)}
+
+
+def median_of(cmd, reps):
+    rs = [run(cmd) for _ in range(reps)]
+    return statistics.median(r["ns"] for r in rs), rs[0]
+
+
+def main(argv):
+    bench, spawn, out = argv[1], argv[2], argv[3]
+    procs = int(argv[4]) if len(argv) > 4 else 1000
+    reps = int(argv[5]) if len(argv) > 5 else 7
+    with open("/proc/sys/vm/max_map_count", "w") as f:
+        f.write("262144")
+    res = {"procs": procs, "reps": reps}
+    # N exec'd sleeps, killed when its input ends
+    sp = subprocess.Popen(["bash", "-c", 'for i in $(seq %d); do sleep 100000 & done; '
+                           'echo ready; read x; kill $(jobs -p); wait' % procs],
+                          stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    if not sp.stdout.readline().startswith("ready"):
+        print("the population did not start")
+        return 1
+    del spawn
+    for m in ("maps", "lib"):        # warm-up
+        run([bench, m])
+    t = {"maps": [], "lib": []}
+    for _ in range(reps):
+        for m in ("maps", "lib"):
+            r = run([bench, m])
+            t[m].append(r["ns"])
+            res["vmas_" + m] = r["vmas"]
+    res["all_maps_ns"] = statistics.median(t["maps"])
+    res["all_lib_ns"] = statistics.median(t["lib"])
+    res["all_ratio"] = res["all_maps_ns"] / res["all_lib_ns"]
+    print("all VMAs of %d processes (%d VMAs): maps %.1f ms, get-vma %.1f ms: %.1fx"
+          % (procs, res["vmas_lib"], res["all_maps_ns"] / 1e6, res["all_lib_ns"] / 1e6,
+             res["all_ratio"]), flush=True)
+    sp.stdin.close()
+    sp.wait()
+
+    res["one"] = []
+    for k in (8000, 16000, 32000, 65000):
+        h = subprocess.Popen([bench, "hold", str(k)], stdin=subprocess.PIPE,
+                             stdout=subprocess.PIPE, text=True)
+        pid = h.stdout.readline().split()[1]
+        row = {"vmas": k}
+        for name, cmd in (("nl_8k", [bench, "rawone", pid, "8192"]),
+                          ("nl_64k", [bench, "rawone", pid, "65536"]),
+                          ("maps_4k", [bench, "mapsone", pid, "4096"]),
+                          ("maps_64k", [bench, "mapsone", pid, "65536"])):
+            run(cmd)
+            ns, r = median_of(cmd, max(3, reps // 2))
+            row[name + "_ns"] = ns
+            row[name + "_per_vma_ns"] = ns / r["vmas"]
+            row[name + "_datagrams"] = r["datagrams"]
+            row["seen"] = r["vmas"]
+        res["one"].append(row)
+        print("one process, %d VMAs: get-vma %.0f ns/VMA (8 KiB, %d datagrams), %.0f ns/VMA "
+              "(64 KiB, %d); maps %.0f ns/VMA (4 KiB reads), %.0f (64 KiB)"
+              % (row["seen"], row["nl_8k_per_vma_ns"], row["nl_8k_datagrams"],
+                 row["nl_64k_per_vma_ns"], row["nl_64k_datagrams"],
+                 row["maps_4k_per_vma_ns"], row["maps_64k_per_vma_ns"]), flush=True)
+        h.stdin.close()
+        h.wait()
+    one = res["one"]
+    for key in ("nl_8k", "nl_64k", "maps_4k", "maps_64k"):
+        res[key + "_linearity"] = one[-1][key + "_per_vma_ns"] / one[0][key + "_per_vma_ns"]
+    res["one_ratio_64k"] = one[-1]["maps_64k_ns"] / one[-1]["nl_64k_ns"]
+    print("per-VMA time at 65,000 over 8,000 VMAs (1.0 = linear): get-vma %.2f (8 KiB), "
+          "%.2f (64 KiB); maps %.2f (4 KiB), %.2f (64 KiB)"
+          % (res["nl_8k_linearity"], res["nl_64k_linearity"], res["maps_4k_linearity"],
+             res["maps_64k_linearity"]))
+    with open(out, "w") as f:
+        json.dump(res, f, indent=1)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))

@@ -1,0 +1,631 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * task_diag: the VMA dump (TASK_DIAG_CMD_GET_VMA), what /proc/PID/maps
+ * shows, as binary records.
+ *
+ * Processes are walked in ascending pid order of the requester's pid
+ * namespace, the VMAs of each in ascending address order. The cursor is a
+ * key, (pid, the end of the last VMA written), never a position, so a dump
+ * resumed in the next recvmsg() finds its place in O(log n) whatever
+ * changed in between (the lesson of the 2005 /proc/PID/maps speed-up).
+ * A process's mmap lock is held while one skb is filled, never across
+ * dump calls; no task or mm reference outlives the call that took it.
+ */
+#include <linux/dcache.h>
+#include <linux/fs.h>
+#include <linux/mm.h>
+#include <linux/mmap_lock.h>
+#include <linux/path.h>
+#include <linux/pid_namespace.h>
+#include <linux/sched/mm.h>
+#include <linux/sched/signal.h>
+#include <linux/sched/task.h>
+#include <linux/slab.h>
+#include <net/genetlink.h>
+
+#include <linux/task_diag.h>
+#include "task_diag.h"
+
+/*
+ * The smallest skb a VMA dump fills: one message with the largest entry
+ * (a PATH_MAX name) must fit an empty one.
+ */
+#define TD_VMA_MIN_ALLOC (8 * 1024)
+
+/*
+ * Names of mapped files, cached for one dump call: a library's text, data
+ * and relro VMAs, and every process's mappings of the same libraries, name
+ * the same path (dentry and mount), and d_path() is most of the cost of a
+ * file-backed VMA. Each slot holds a reference on its path, put at the end
+ * of the call, outside the mmap lock; a name is thus never older than the
+ * dump call that sends it (a rename or unlink shows in the next one, as in
+ * the next read() of maps). When the slots are full, names are computed
+ * each time.
+ */
+#define TD_VMA_SLOTS 16
+
+/**
+ * struct td_vma_slot - one cached name
+ * @path: the mapped file's path (referenced)
+ * @len: the length of its name, or -1 if maps prints none (d_path() failed
+ *       or the escaped name is too long)
+ */
+struct td_vma_slot {
+	struct path path;
+	int len;
+};
+
+/**
+ * struct td_vma_dump - the cursor of a VMA dump, allocated by
+ * td_vma_dump_start(); netlink_callback::ctx holds its address
+ * @subj: the requester; NULL if the request was refused
+ * @target: the process of scope task (its thread-group pid), referenced
+ * @err_msg: extack text of a refused request
+ * @path: a PATH_MAX buffer for d_path()
+ * @esc: a PATH_MAX buffer for the escaped path
+ * @slot: the names of the mapped files met in this dump call (see
+ *        td_vma_file_name()), @nslots of them
+ * @names: TD_VMA_SLOTS buffers of PATH_MAX bytes, one per slot
+ * @nslots: slots in use
+ * @last: the slot that answered last
+ * @anon: the [anon:NAME] and [anon_shmem:NAME] names
+ * @start: the request's range: VMAs that end above it...
+ * @end: ...and begin below it
+ * @next_addr: where the next VMA of process @next_nr is looked for: the end
+ *             of the last one written (0 for a process not begun)
+ * @next_nr: the smallest pid not yet completely written
+ * @filter: TASK_DIAG_VMA_FILTER_* bits
+ * @scope: TASK_DIAG_SCOPE_ALL_PROCESSES or TASK_DIAG_SCOPE_TASK
+ * @err: the error td_vma_dump_start() found in the request, or 0
+ */
+struct td_vma_dump {
+	struct td_subject *subj;
+	struct pid *target;
+	const char *err_msg;
+	char *path;
+	char *esc;
+	struct td_vma_slot slot[TD_VMA_SLOTS];
+	char *names;
+	unsigned int nslots;
+	unsigned int last;
+	char anon[128];
+	unsigned long start;
+	unsigned long end;
+	unsigned long next_addr;
+	u32 next_nr;
+	u32 filter;
+	u32 scope;
+	int err;
+};
+
+static struct td_vma_dump **td_vma_ctx(struct netlink_callback *cb)
+{
+	BUILD_BUG_ON(sizeof(struct td_vma_dump *) > sizeof(cb->ctx));
+	return (struct td_vma_dump **)cb->ctx;
+}
+
+/* Entries reuse td_reserve(), which pads with the task set's pad type. */
+static_assert((int)TASK_DIAG_A_VMA_ENTRY_PAD == (int)TASK_DIAG_A_TASK_PAD);
+
+/*
+ * vm_flags -> struct vma's flags, a byte at a time: td_vma_flag_map[i][b]
+ * is the ABI's bits for the VM_* bits b of byte i (those smaps shows a
+ * mnemonic for), filled once by td_vma_init(). Eight loads per VMA.
+ */
+static u64 td_vma_flag_map[sizeof(unsigned long)][256] __ro_after_init;
+
+/**
+ * td_vma_init() - fill the flag translation table; called at module load
+ */
+void __init td_vma_init(void)
+{
+	static const struct {
+		unsigned long vm;
+		u8 abi;
+	} rows[] = {
+#define TD_VMA_FLAG_ROW(vm, abi) { vm, TASK_DIAG_VMA_FLAG_##abi },
+		TD_VMA_FLAGS(TD_VMA_FLAG_ROW)
+#undef TD_VMA_FLAG_ROW
+	};
+	unsigned int i, b, r;
+
+	for (i = 0; i < sizeof(unsigned long); i++)
+		for (b = 0; b < 256; b++)
+			for (r = 0; r < ARRAY_SIZE(rows); r++)
+				if ((unsigned long)b << (8 * i) & rows[r].vm)
+					td_vma_flag_map[i][b] |= BIT_ULL(rows[r].abi);
+}
+
+static u64 td_vma_flags(unsigned long vm_flags)
+{
+	u64 out = 0;
+	unsigned int i;
+
+	for (i = 0; i < sizeof(vm_flags); i++)
+		out |= td_vma_flag_map[i][(vm_flags >> (8 * i)) & 0xff];
+	return out;
+}
+
+/*
+ * The path of @file as maps prints it: d_path() (" (deleted)" and the
+ * names of pseudo files included), each "\n" written as "\012" as
+ * seq_file_path(m, file, "\n") escapes it. NULL if it does not fit.
+ */
+static const char *td_vma_path(struct td_vma_dump *d, struct file *file)
+{
+	const char *p = d_path(td_file_user_path(file), d->path, PATH_MAX);
+	char *o;
+
+	if (IS_ERR(p))
+		return NULL;
+	if (!strchr(p, '\n'))
+		return p;
+	for (o = d->esc; *p; p++) {
+		if (o + 4 >= d->esc + PATH_MAX)
+			return NULL;
+		if (*p == '\n') {
+			memcpy(o, "\\012", 4);
+			o += 4;
+		} else {
+			*o++ = *p;
+		}
+	}
+	*o = '\0';
+	return d->esc;
+}
+
+/* Drop the cached names: at the end of each dump call, with no lock held. */
+static void td_vma_name_forget(struct td_vma_dump *d)
+{
+	while (d->nslots)
+		path_put(&d->slot[--d->nslots].path);
+	d->last = 0;
+}
+
+/* The name of a mapped file, from the slots or d_path(); NULL for none. */
+static const char *td_vma_file_name(struct td_vma_dump *d, struct file *file, int *len)
+{
+	const struct path *p = td_file_user_path(file);
+	struct td_vma_slot *s;
+	const char *name;
+	unsigned int i;
+
+	for (i = 0; i < d->nslots; i++) {
+		unsigned int j = (d->last + i) % d->nslots;
+
+		s = &d->slot[j];
+		if (s->path.dentry == p->dentry && s->path.mnt == p->mnt) {
+			d->last = j;
+			*len = s->len;
+			return s->len < 0 ? NULL : d->names + j * PATH_MAX;
+		}
+	}
+	name = td_vma_path(d, file);
+	*len = name ? strlen(name) : -1;
+	if (d->nslots == TD_VMA_SLOTS)
+		return name;
+	s = &d->slot[d->nslots];
+	s->path = *p;
+	path_get(&s->path);
+	s->len = *len;
+	if (name)
+		memcpy(d->names + d->nslots * PATH_MAX, name, *len + 1);
+	d->last = d->nslots++;
+	return name;
+}
+
+/*
+ * The name show_map_vma() prints for @vma, or NULL if it prints none.
+ * Called under the mmap read lock.
+ */
+static const char *td_vma_name(struct td_vma_dump *d, struct vm_area_struct *vma, int *len)
+{
+	const char *name, *anon = td_vma_anon_name(vma);
+
+	*len = -1;
+	if (vma->vm_file) {
+		if (anon) {
+			snprintf(d->anon, sizeof(d->anon), "[anon_shmem:%s]", anon);
+			return d->anon;
+		}
+		return td_vma_file_name(d, vma->vm_file, len);
+	}
+	if (vma->vm_ops && vma->vm_ops->name) {
+		name = vma->vm_ops->name(vma);
+		if (name)
+			return name;
+	}
+	if (td_vma_is_heap(vma))
+		return "[heap]";
+	if (td_vma_is_stack(vma))
+		return "[stack]";
+	if (anon) {
+		snprintf(d->anon, sizeof(d->anon), "[anon:%s]", anon);
+		return d->anon;
+	}
+	return NULL;
+}
+
+/* Write one VMA's entry. Return 0 or -EMSGSIZE (nothing of it left then). */
+static int td_vma_put(struct sk_buff *skb, struct td_vma_dump *d, struct vm_area_struct *vma)
+{
+	struct nlattr *nest = (struct nlattr *)skb_tail_pointer(skb);
+	struct task_diag_vma *st;
+	const char *name;
+	int len;
+
+	if (!td_attr_reserve(skb, TASK_DIAG_A_VMA_ENTRY | NLA_F_NESTED, 0))
+		return -EMSGSIZE;
+	/*
+	 * Every member is written below (the struct has no __reserved), so
+	 * the payload needs no memset; without efficient unaligned access it
+	 * goes through td_reserve() for its 8-byte alignment.
+	 */
+#ifdef CONFIG_HAVE_EFFICIENT_UNALIGNED_ACCESS
+	st = td_attr_reserve(skb, TASK_DIAG_A_VMA_ENTRY_VMA, sizeof(*st));
+#else
+	st = td_reserve(skb, TASK_DIAG_A_VMA_ENTRY_VMA, struct task_diag_vma);
+#endif
+	if (!st)
+		goto err_trim;
+	BUILD_BUG_ON(sizeof(*st) != 56);
+	st->mask = TD_F_UPTO(VMA, DEV_MINOR);
+	st->start = vma->vm_start;
+	st->end = vma->vm_end;
+	st->flags = td_vma_flags(vma->vm_flags);
+	if (vma->vm_file) {
+		const struct inode *inode = td_file_user_inode(vma->vm_file);
+
+		st->offset = (u64)vma->vm_pgoff << PAGE_SHIFT;
+		st->inode = inode->i_ino;
+		st->dev_major = MAJOR(inode->i_sb->s_dev);
+		st->dev_minor = MINOR(inode->i_sb->s_dev);
+	} else {
+		st->offset = 0;
+		st->inode = 0;
+		st->dev_major = 0;
+		st->dev_minor = 0;
+	}
+	name = td_vma_name(d, vma, &len);
+	if (name) {
+		char *dst;
+
+		if (len < 0)
+			len = strnlen(name, PATH_MAX - 1);
+		dst = td_attr_reserve(skb, TASK_DIAG_A_VMA_ENTRY_NAME, len + 1);
+		if (!dst)
+			goto err_trim;
+		memcpy(dst, name, len);
+		dst[len] = '\0';
+	}
+	nest->nla_len = skb_tail_pointer(skb) - (unsigned char *)nest;
+	return 0;
+
+err_trim:
+	nlmsg_trim(skb, nest);
+	return -EMSGSIZE;
+}
+
+static bool td_vma_wanted(const struct td_vma_dump *d, const struct vm_area_struct *vma)
+{
+	if ((d->filter & TASK_DIAG_VMA_FILTER_FILE_BACKED) && !vma->vm_file)
+		return false;
+	if ((d->filter & TASK_DIAG_VMA_FILTER_EXEC) && !(vma->vm_flags & VM_EXEC))
+		return false;
+	return true;
+}
+
+/*
+ * Write the VMAs of @mm from d->next_addr on, one message for @nr, until
+ * the skb is full. Return 0 when the process is done, -EMSGSIZE when the
+ * skb filled first (d->next_addr says where to go on), -EINTR.
+ */
+static int td_vma_fill_mm(struct sk_buff *skb, struct td_vma_dump *d, struct mm_struct *mm,
+			  pid_t nr, struct netlink_callback *cb)
+{
+	struct vm_area_struct *vma;
+	unsigned int n = 0;
+	int err = 0;
+	void *hdr;
+
+	if (mmap_read_lock_killable(mm))
+		return -EINTR;
+	hdr = genlmsg_put(skb, NETLINK_CB(cb->skb).portid, cb->nlh->nlmsg_seq, &td_family,
+			  NLM_F_MULTI, TASK_DIAG_CMD_GET_VMA);
+	if (!hdr || td_put_u32(skb, TASK_DIAG_A_VMA_PID, nr)) {
+		err = -EMSGSIZE;
+		goto out_cancel;
+	}
+	{
+		VMA_ITERATOR(vmi, mm, max(d->next_addr, d->start));
+
+		for_each_vma(vmi, vma) {
+			if (vma->vm_start >= d->end)
+				break;
+			if (td_vma_wanted(d, vma)) {
+				err = td_vma_put(skb, d, vma);
+				if (err)
+					break;
+				n++;
+			}
+			d->next_addr = vma->vm_end;
+		}
+	}
+	if (!n)
+		goto out_cancel;
+	genlmsg_end(skb, hdr);
+	mmap_read_unlock(mm);
+	return err;
+
+out_cancel:
+	if (hdr)
+		genlmsg_cancel(skb, hdr);
+	mmap_read_unlock(mm);
+	return err;
+}
+
+/*
+ * Write the VMAs of @task's process, number @nr, for the parties of @view.
+ * As mm_access() for /proc/PID/maps: the permission check and the mm
+ * belong to the same program (exec_update_lock). Return 0 (done, or no mm),
+ * -EMSGSIZE (see td_vma_fill_mm()), -EACCES (a party may not read the
+ * process's maps), -ESRCH (its /proc hides it), -EINTR.
+ */
+static int td_vma_fill(struct sk_buff *skb, struct td_vma_dump *d, const struct td_view *view,
+		       struct task_struct *task, pid_t nr, struct netlink_callback *cb)
+{
+	struct td_task_ctx ctx = {
+		.subj = d->subj,
+		.view = view,
+		.task = task,
+		.whole = true,
+	};
+	struct mm_struct *mm;
+	int err = 0;
+
+	if (down_read_killable(&task->signal->exec_update_lock))
+		return -EINTR;
+	switch (td_visibility(&ctx)) {
+	case TD_VIS_FULL:
+		break;
+	case TD_VIS_LISTED:
+		/* hidepid=noaccess: /proc/PID/maps cannot be opened. */
+		up_read(&task->signal->exec_update_lock);
+		return -EACCES;
+	case TD_VIS_HIDDEN:
+		up_read(&task->signal->exec_update_lock);
+		return -ESRCH;
+	}
+	mm = td_task_mm(&ctx);
+	if (mm && !td_may_read(&ctx))
+		err = -EACCES;
+	up_read(&task->signal->exec_update_lock);
+	if (mm && !err)
+		err = td_vma_fill_mm(skb, d, mm, nr, cb);
+	if (mm)
+		mmput(mm);
+	return err;
+}
+
+/*
+ * The process with the smallest pid at least d->next_nr, referenced, with
+ * d->next_nr set to its pid; NULL when the walk is over.
+ */
+static struct task_struct *td_vma_next_process(struct td_vma_dump *d)
+{
+	struct task_struct *task = NULL;
+	unsigned int skipped = 0;
+	struct pid *pid;
+
+	if (d->scope == TASK_DIAG_SCOPE_TASK) {
+		if (d->next_nr > (u32)pid_nr_ns(d->target, d->subj->ns))
+			return NULL;
+		rcu_read_lock();
+		task = pid_task(d->target, PIDTYPE_TGID);
+		if (task)
+			get_task_struct(task);
+		rcu_read_unlock();
+		d->next_nr = pid_nr_ns(d->target, d->subj->ns);
+		return task;
+	}
+	rcu_read_lock();
+	for (;;) {
+		pid = find_ge_pid(d->next_nr, d->subj->ns);
+		if (!pid)
+			break;
+		d->next_nr = pid_nr_ns(pid, d->subj->ns);
+		task = pid_task(pid, PIDTYPE_TGID);
+		if (task) {
+			get_task_struct(task);
+			break;
+		}
+		d->next_nr++;
+		if (++skipped % 1024 == 0) {
+			rcu_read_unlock();
+			cond_resched();
+			rcu_read_lock();
+		}
+	}
+	rcu_read_unlock();
+	return task;
+}
+
+static int td_vma_parse_req(struct td_vma_dump *d, struct nlattr **attrs,
+			    struct netlink_ext_ack *extack)
+{
+	struct task_struct *task;
+	struct pid *pid;
+	u32 nr = 0;
+
+	d->scope = TASK_DIAG_SCOPE_ALL_PROCESSES;
+	if (attrs[TASK_DIAG_A_VMA_SCOPE])
+		d->scope = nla_get_u32(attrs[TASK_DIAG_A_VMA_SCOPE]);
+	if (attrs[TASK_DIAG_A_VMA_PID])
+		nr = nla_get_u32(attrs[TASK_DIAG_A_VMA_PID]);
+	if (attrs[TASK_DIAG_A_VMA_FILTER])
+		d->filter = nla_get_u32(attrs[TASK_DIAG_A_VMA_FILTER]);
+	d->end = ULONG_MAX;
+	if (attrs[TASK_DIAG_A_VMA_START])
+		d->start = min_t(u64, nla_get_u64(attrs[TASK_DIAG_A_VMA_START]), ULONG_MAX);
+	if (attrs[TASK_DIAG_A_VMA_END])
+		d->end = min_t(u64, nla_get_u64(attrs[TASK_DIAG_A_VMA_END]), ULONG_MAX);
+	if (attrs[TASK_DIAG_A_VMA_END] && d->end <= d->start) {
+		NL_SET_ERR_MSG_ATTR(extack, attrs[TASK_DIAG_A_VMA_END],
+				    "the range's end must be above its start");
+		return -EINVAL;
+	}
+
+	switch (d->scope) {
+	case TASK_DIAG_SCOPE_ALL_PROCESSES:
+		if (nr) {
+			NL_SET_ERR_MSG_ATTR(extack, attrs[TASK_DIAG_A_VMA_PID],
+					    "this scope takes no pid");
+			return -EINVAL;
+		}
+		return 0;
+	case TASK_DIAG_SCOPE_TASK:
+		break;
+	default:
+		NL_SET_ERR_MSG_ATTR(extack, attrs[TASK_DIAG_A_VMA_SCOPE],
+				    "get-vma takes scope all-processes or task");
+		return -EINVAL;
+	}
+	if (!nr) {
+		NL_SET_ERR_MSG(extack, "scope task needs the pid attribute");
+		return -EINVAL;
+	}
+	rcu_read_lock();
+	pid = find_pid_ns(nr, d->subj->ns);
+	task = pid ? pid_task(pid, PIDTYPE_PID) : NULL;
+	/* A thread's pid names its process, as /proc/TID/maps does. */
+	d->target = task ? get_pid(task_tgid(task)) : NULL;
+	rcu_read_unlock();
+	if (d->target) {
+		switch (td_target_visibility(d->subj, d->target)) {
+		case TD_VIS_FULL:
+			return 0;
+		case TD_VIS_LISTED:
+			NL_SET_ERR_MSG_ATTR(extack, attrs[TASK_DIAG_A_VMA_PID],
+					    "the hidepid= of /proc forbids access to this pid");
+			return -EACCES;
+		case TD_VIS_HIDDEN:
+			break;
+		}
+	}
+	NL_SET_ERR_MSG_ATTR(extack, attrs[TASK_DIAG_A_VMA_PID], "no such pid");
+	return -ESRCH;
+}
+
+/**
+ * td_vma_dump_start() - netlink ->start() of TASK_DIAG_CMD_GET_VMA
+ * @cb: the dump
+ *
+ * Fixes the requester and checks the request; an error found is kept for
+ * the first td_vma_dumpit() (see struct td_dump in main.c for why).
+ *
+ * Return: 0, or -ENOMEM.
+ */
+int td_vma_dump_start(struct netlink_callback *cb)
+{
+	struct nlattr **attrs = td_dump_attrs(cb);
+	struct nlattr *task_attrs[TASK_DIAG_A_TASK_MAX + 1] = {};
+	struct netlink_ext_ack ext = {};
+	struct td_vma_dump *d;
+
+	d = kzalloc(sizeof(*d), GFP_KERNEL);
+	if (!d)
+		return -ENOMEM;
+	d->path = kmalloc(PATH_MAX, GFP_KERNEL);
+	d->esc = kmalloc(PATH_MAX, GFP_KERNEL);
+	d->names = kvmalloc(TD_VMA_SLOTS * PATH_MAX, GFP_KERNEL);
+	if (!d->path || !d->esc || !d->names)
+		goto err_free;
+	/* td_subject_new() reads procfs-fd from get's attribute numbering. */
+	task_attrs[TASK_DIAG_A_TASK_PROCFS_FD] = attrs[TASK_DIAG_A_VMA_PROCFS_FD];
+	d->subj = td_subject_new(cb->skb, task_attrs, &ext, &d->err);
+	if (d->subj)
+		d->err = td_vma_parse_req(d, attrs, &ext);
+	else if (d->err == -ENOMEM)
+		goto err_free;
+	d->err_msg = ext._msg;
+	*td_vma_ctx(cb) = d;
+	cb->min_dump_alloc = TD_VMA_MIN_ALLOC;
+	return 0;
+
+err_free:
+	kvfree(d->names);
+	kfree(d->esc);
+	kfree(d->path);
+	kfree(d);
+	return -ENOMEM;
+}
+
+/**
+ * td_vma_dump_done() - netlink ->done() of TASK_DIAG_CMD_GET_VMA
+ * @cb: the dump
+ *
+ * Return: 0.
+ */
+int td_vma_dump_done(struct netlink_callback *cb)
+{
+	struct td_vma_dump *d = *td_vma_ctx(cb);
+
+	if (!d)
+		return 0;
+	td_vma_name_forget(d);
+	put_pid(d->target);
+	td_subject_free(d->subj);
+	kvfree(d->names);
+	kfree(d->esc);
+	kfree(d->path);
+	kfree(d);
+	return 0;
+}
+
+/**
+ * td_vma_dumpit() - netlink ->dumpit() of TASK_DIAG_CMD_GET_VMA
+ * @skb: the buffer to fill
+ * @cb: the dump
+ *
+ * Fills @skb with the VMAs from the cursor on, for whoever reads the socket
+ * now.
+ *
+ * Return: the length written, 0 when the dump is over, or a negative errno.
+ */
+int td_vma_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
+{
+	struct td_vma_dump *d = *td_vma_ctx(cb);
+	struct task_struct *task;
+	struct td_view view;
+	int err;
+
+	if (d->err) {
+		if (cb->extack)
+			cb->extack->_msg = d->err_msg;
+		return d->err;
+	}
+	td_view_init(&view, d->subj);
+	while ((task = td_vma_next_process(d))) {
+		err = td_vma_fill(skb, d, &view, task, d->next_nr, cb);
+		put_task_struct(task);
+		if (err == -EMSGSIZE) {
+			td_vma_name_forget(d);
+			/* Not even one entry fits an empty skb: fail, not loop. */
+			return skb->len ?: -EMSGSIZE;
+		}
+		if (err && (d->scope == TASK_DIAG_SCOPE_TASK || err == -EINTR)) {
+			td_vma_name_forget(d);
+			if (cb->extack && err != -EINTR)
+				cb->extack->_msg = err == -EACCES ?
+					"may not read this process's maps" :
+					"no such pid";
+			return err;
+		}
+		/* Done, hidden or not readable: the next process. */
+		d->next_nr++;
+		d->next_addr = 0;
+		cond_resched();
+	}
+	td_vma_name_forget(d);
+	return skb->len;
+}

@@ -1,0 +1,473 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""The VMA dump (get-vma) against /proc/PID/maps and smaps, in the guest.
+
+Run as root: test_vma.py [--lib DIR --tda PATH]. It raises vm.max_map_count
+and reserves a few huge pages, starts a population (one process with file,
+shared, deleted, newline-named, memfd, anonymous, PROT_NONE guard,
+grows-down, mlocked and madvise()d mappings, thread stacks with their guard
+pages and, where the kernel allows, hugetlb and named anonymous memory;
+one with 65,000 VMAs), and then, as root and again as uid 65534 (which
+starts a population of its own):
+
+- every VMA of every process equals its /proc/PID/maps line, byte for byte
+  as show_map_vma() prints it (a decoder of tdnl.py that shares nothing
+  with the module), and its flags the VmFlags line of smaps; a process
+  whose maps the reader may not open (EACCES) is absent from the dump, and
+  a scope task request for it fails with EACCES;
+- the filters (file-backed, exec) and an address range keep exactly the
+  maps lines they name; a thread's pid gives its process's VMAs;
+- the 65,000-VMA process reads the same with an 8 KiB and a 1 MiB receive
+  buffer (resumed by address across hundreds of datagrams);
+- bad requests fail with EINVAL (or the errno named) and an extack text.
+
+With --quick: no 65,000-VMA process (the other kernels' run, where the
+names, flags and permissions are what differs).
+
+With --lib and --tda (root and nobody): libtaskdiag's VMA iterator on the
+netlink backend and on the procfs backend give the same records as
+tdnl.py, and task_diag_all --maps -p PID prints, in its columns that pmap
+-x also has (address, kbytes, mode, mapping), what procps pmap -x prints.
+
+Each check would fail if the module got a VMA, a name, a flag, a
+permission or a resume point wrong.
+"""
+import ctypes
+import errno
+import os
+import re
+import subprocess
+import sys
+import threading
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import tdnl  # noqa: E402
+
+NOBODY = 65534
+MANY = 65000
+PAGE = os.sysconf("SC_PAGE_SIZE")
+results = []
+notes = []
+
+
+def check(name, ok, detail=""):
+    results.append(bool(ok))
+    print("%s %s%s" % ("ok" if ok else "FAIL", name, (": " + detail) if detail else ""),
+          flush=True)
+    return ok
+
+
+# --- the population (a child process holding its mappings) ---
+
+libc = ctypes.CDLL(None, use_errno=True)
+libc.mmap.restype = ctypes.c_void_p
+libc.mmap.argtypes = [ctypes.c_void_p, ctypes.c_size_t, ctypes.c_int, ctypes.c_int,
+                      ctypes.c_int, ctypes.c_long]
+libc.mprotect.argtypes = [ctypes.c_void_p, ctypes.c_size_t, ctypes.c_int]
+libc.madvise.argtypes = [ctypes.c_void_p, ctypes.c_size_t, ctypes.c_int]
+libc.mlock.argtypes = [ctypes.c_void_p, ctypes.c_size_t]
+libc.prctl.argtypes = [ctypes.c_int, ctypes.c_ulong, ctypes.c_ulong, ctypes.c_ulong,
+                       ctypes.c_ulong]
+PROT_NONE, PROT_R, PROT_W, PROT_X = 0, 1, 2, 4
+MAP_SHARED, MAP_PRIVATE, MAP_ANON = 1, 2, 0x20
+MAP_GROWSDOWN, MAP_HUGETLB = 0x100, 0x40000
+MADV = {"MADV_RANDOM": 1, "MADV_SEQUENTIAL": 2, "MADV_DONTFORK": 10, "MADV_HUGEPAGE": 14,
+        "MADV_NOHUGEPAGE": 15, "MADV_DONTDUMP": 16, "MADV_WIPEONFORK": 18}
+PR_SET_VMA, PR_SET_VMA_ANON_NAME = 0x53564d41, 0
+
+
+def mmap(length, prot, flags, fd=-1, off=0):
+    addr = libc.mmap(None, length, prot, flags, fd, off)
+    if addr in (None, ctypes.c_void_p(-1).value):
+        raise OSError(ctypes.get_errno(), "mmap")
+    return addr
+
+
+def hold(kind, tmp):
+    """Make the mappings of a population process, say what was made, wait."""
+    made = []
+    if kind == "many":
+        n = MANY // 2    # every other page read-only: 2 VMAs per step
+        base = mmap(2 * n * PAGE, PROT_R | PROT_W, MAP_PRIVATE | MAP_ANON)
+        for i in range(n):
+            libc.mprotect(base + 2 * i * PAGE, PAGE, PROT_R)
+        made.append("many")
+    else:
+        path = os.path.join(tmp, "mapped file")
+        with open(path, "wb") as f:
+            f.write(b"x" * 4 * PAGE)
+        fd = os.open(path, os.O_RDWR)
+        mmap(2 * PAGE, PROT_R, MAP_PRIVATE, fd, PAGE)
+        mmap(PAGE, PROT_R | PROT_W, MAP_SHARED, fd, 0)
+        mmap(PAGE, PROT_R | PROT_X, MAP_PRIVATE, fd, 2 * PAGE)
+        os.close(fd)
+        made.append("file")
+        # deleted, and a name with a newline (maps writes \012)
+        for name in ("deleted file", "new\nline"):
+            p = os.path.join(tmp, name)
+            with open(p, "wb") as f:
+                f.write(b"y" * PAGE)
+            fd = os.open(p, os.O_RDONLY)
+            mmap(PAGE, PROT_R, MAP_PRIVATE, fd, 0)
+            os.close(fd)
+            if name.startswith("deleted"):
+                os.unlink(p)
+        made += ["deleted", "newline"]
+        fd = os.memfd_create("td vma memfd")
+        os.ftruncate(fd, PAGE)
+        mmap(PAGE, PROT_R | PROT_W, MAP_SHARED, fd, 0)
+        os.close(fd)
+        made.append("memfd")
+        a = mmap(8 * PAGE, PROT_R | PROT_W, MAP_PRIVATE | MAP_ANON)
+        libc.mprotect(a + 2 * PAGE, PAGE, PROT_NONE)        # a guard in the middle
+        made.append("anon+guard")
+        mmap(2 * PAGE, PROT_R | PROT_W, MAP_SHARED | MAP_ANON)  # /dev/zero (deleted)
+        made.append("shared anon")
+        mmap(4 * PAGE, PROT_R | PROT_W, MAP_PRIVATE | MAP_ANON | MAP_GROWSDOWN)
+        made.append("growsdown")
+        a = mmap(2 * PAGE, PROT_R | PROT_W, MAP_PRIVATE | MAP_ANON)
+        if libc.mlock(a, PAGE) == 0:
+            made.append("mlock")
+        for adv, num in MADV.items():
+            a = mmap(4 * PAGE, PROT_R | PROT_W, MAP_PRIVATE | MAP_ANON)
+            if libc.madvise(a + PAGE, 2 * PAGE, num) == 0:
+                made.append(adv)
+        a = mmap(2 * PAGE, PROT_R | PROT_W, MAP_PRIVATE | MAP_ANON)
+        if libc.prctl(PR_SET_VMA, PR_SET_VMA_ANON_NAME, a, 2 * PAGE,
+                      ctypes.cast(ctypes.c_char_p(b"td-named"), ctypes.c_void_p).value) == 0:
+            made.append("named anon")
+        else:
+            made.append("no named anon (prctl: %s)" % os.strerror(ctypes.get_errno()))
+        try:
+            mmap(2 << 20, PROT_R | PROT_W, MAP_PRIVATE | MAP_ANON | MAP_HUGETLB)
+            made.append("hugetlb")
+        except OSError as e:
+            made.append("no hugetlb (mmap: %s)" % os.strerror(e.errno))
+        # thread stacks: glibc puts a PROT_NONE guard page below each
+        ev = threading.Event()
+        for _ in range(2):
+            threading.Thread(target=ev.wait, daemon=True).start()
+        made.append("threads")
+    print("ready " + ",".join(made), flush=True)
+    sys.stdin.read()
+
+
+def start_population(kind, tmp, user=None):
+    cmd = [sys.executable, os.path.abspath(__file__), "--hold", kind, tmp]
+    p = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    line = p.stdout.readline().split()
+    if not line or line[0] != "ready":
+        raise RuntimeError("population %s did not start" % kind)
+    made = " ".join(line[1:]).split(",")
+    return p, made
+
+
+# --- the oracle ---
+
+def read_maps(pid):
+    """maps text, "EACCES", or None if the process is gone."""
+    try:
+        with open("/proc/%d/maps" % pid, "rb") as f:
+            return f.read().decode(errors="surrogateescape")
+    except PermissionError:
+        return "EACCES"
+    except (FileNotFoundError, ProcessLookupError):
+        return None
+
+
+def read_vmflags(pid):
+    try:
+        with open("/proc/%d/smaps" % pid) as f:
+            return [set(ln.split()[1:]) for ln in f if ln.startswith("VmFlags:")]
+    except (PermissionError, FileNotFoundError, ProcessLookupError):
+        return None
+
+
+def pids():
+    return sorted(int(d) for d in os.listdir("/proc") if d.isdigit())
+
+
+def lines(vmas):
+    return [tdnl.vma_maps_line(v) for v in vmas]
+
+
+def compare_all(c, who, focus, rcvbufs=None):
+    """Every process: the dump equals maps (see the top). focus: pids that
+    must be compared (the population)."""
+    d1 = c.vma_request()
+    maps = {pid: read_maps(pid) for pid in pids()}
+    d2 = c.vma_request()
+    compared = unstable = absent_ok = 0
+    bad = []
+    for pid in sorted(set(maps) | set(d1) | set(d2)):
+        m = maps.get(pid)
+        if m is None:
+            continue
+        if m == "EACCES":
+            if pid in d1 or pid in d2:
+                bad.append("pid %d: maps is EACCES but the dump has it" % pid)
+            else:
+                absent_ok += 1
+            continue
+        if d1.get(pid) != d2.get(pid):
+            unstable += 1
+            if pid in focus:
+                bad.append("pid %d of the population changed between two dumps" % pid)
+            continue
+        got = lines(d1.get(pid, []))
+        want = m.splitlines()
+        if got != want:
+            diff = [(g, w) for g, w in zip(got, want) if g != w][:3]
+            bad.append("pid %d: %d lines vs maps %d; first differences %r"
+                       % (pid, len(got), len(want), diff))
+            continue
+        compared += 1
+        if len(want) < 5000:
+            fl = read_vmflags(pid)
+            if fl is not None and len(fl) == len(got) and d1.get(pid) == c.vma_request(
+                    scope=tdnl.SCOPE["task"], pid=pid).get(pid, []):
+                mine = [tdnl.vma_mnemonics(v["flags"]) for v in d1.get(pid, [])]
+                if mine != fl:
+                    i = next(i for i, (a, b) in enumerate(zip(mine, fl)) if a != b)
+                    bad.append("pid %d VMA %s: flags %s, smaps VmFlags %s"
+                               % (pid, got[i][:25], sorted(mine[i]), sorted(fl[i])))
+        focus.discard(pid)
+    check("%s: every process's VMAs equal its /proc/PID/maps" % who, not bad and not focus,
+          "%d compared, %d unreadable and absent, %d changed between dumps%s%s"
+          % (compared, absent_ok, unstable, "; " + "; ".join(bad[:5]) if bad else "",
+             "; not compared: %s" % sorted(focus) if focus else ""))
+    check("%s: almost every process compared" % who, unstable <= 3,
+          "%d changed between two dumps" % unstable)
+
+
+def filters_and_range(c, who, pid, tid):
+    full = c.vma_request(scope=tdnl.SCOPE["task"], pid=pid)[pid]
+    want = read_maps(pid).splitlines()
+    check("%s: scope task gives maps" % who, lines(full) == want)
+    sub = c.vma_request(scope=tdnl.SCOPE["task"], pid=tid).get(pid)
+    check("%s: a thread's pid gives its process's VMAs" % who, sub == full,
+          "tid %d" % tid)
+
+    def field(ln, i):
+        return ln.split()[i]
+    fb = c.vma_request(scope=tdnl.SCOPE["task"], pid=pid,
+                       filter_=tdnl.VMA_FILTER["file_backed"]).get(pid, [])
+    check("%s: filter file-backed keeps the maps lines with an inode" % who,
+          lines(fb) == [ln for ln in want if field(ln, 4) != "0"], "%d VMAs" % len(fb))
+    ex = c.vma_request(scope=tdnl.SCOPE["task"], pid=pid,
+                       filter_=tdnl.VMA_FILTER["exec"]).get(pid, [])
+    check("%s: filter exec keeps the maps lines with x" % who,
+          lines(ex) == [ln for ln in want if field(ln, 1)[2] == "x"], "%d VMAs" % len(ex))
+    both = c.vma_request(scope=tdnl.SCOPE["task"], pid=pid,
+                         filter_=tdnl.VMA_FILTER["exec"] | tdnl.VMA_FILTER["file_backed"])
+    check("%s: both filters keep file-backed executable lines" % who,
+          lines(both.get(pid, [])) == [ln for ln in want if field(ln, 1)[2] == "x"
+                                      and field(ln, 4) != "0"])
+    # a range that starts and ends inside VMAs
+    mid = full[len(full) // 3]
+    last = full[2 * len(full) // 3]
+    lo, hi = mid["start"] + PAGE // 2, last["end"] - 1
+    rng = c.vma_request(scope=tdnl.SCOPE["task"], pid=pid, start=lo, end=hi).get(pid, [])
+    spans = [tuple(int(x, 16) for x in field(ln, 0).split("-")) for ln in want]
+    check("%s: the range [start, end) keeps the VMAs that overlap it" % who,
+          lines(rng) == [ln for ln, (s, e) in zip(want, spans) if e > lo and s < hi],
+          "%d VMAs in [%#x, %#x)" % (len(rng), lo, hi))
+    allr = c.vma_request(start=lo, end=hi)
+    check("%s: a range applies to every process of an all-processes dump" % who,
+          all(v["end"] > lo and v["start"] < hi for vs in allr.values() for v in vs)
+          and allr.get(pid) == rng)
+
+
+def many(c, who, pid):
+    want = read_maps(pid).splitlines()
+    res = {}
+    for buf in (8192, 1 << 20):
+        k = tdnl.Client(rcvbuf=buf)
+        res[buf] = (k.vma_request(scope=tdnl.SCOPE["task"], pid=pid).get(pid, []), k.datagrams)
+        k.close()
+    small, large = res[8192], res[1 << 20]
+    check("%s: the 65,000-VMA process with an 8 KiB buffer equals maps" % who,
+          lines(small[0]) == want and len(want) > MANY,
+          "%d VMAs in %d datagrams" % (len(small[0]), small[1]))
+    check("%s: ... and with a 1 MiB buffer the same, in fewer datagrams" % who,
+          large[0] == small[0] and large[1] < small[1], "%d datagrams" % large[1])
+
+
+def expect_err(c, name, want, **kw):
+    try:
+        c.vma_request(**kw)
+    except tdnl.NetlinkError as e:
+        return check("bad request: %s -> %s" % (name, errno.errorcode[want]),
+                     e.errno == want and (e.extack or want in (errno.EOPNOTSUPP,)),
+                     "got %s, extack %r" % (errno.errorcode.get(e.errno), e.extack))
+    return check("bad request: %s -> %s" % (name, errno.errorcode[want]), False, "accepted")
+
+
+def bad_requests(c):
+    S = tdnl.SCOPE
+    expect_err(c, "end not above start", errno.EINVAL, start=0x2000, end=0x2000)
+    expect_err(c, "end below start", errno.EINVAL, start=0x3000, end=0x1000)
+    expect_err(c, "unknown filter bit", errno.EINVAL, filter_=1 << 7)
+    expect_err(c, "scope threads", errno.EINVAL, scope=S["threads"], pid=1)
+    expect_err(c, "scope all-threads", errno.EINVAL, scope=S["all_threads"])
+    expect_err(c, "scope task without pid", errno.EINVAL, scope=S["task"])
+    expect_err(c, "pid with all-processes", errno.EINVAL, pid=1)
+    # the policy's range check (NLA_POLICY_RANGE) answers ERANGE, as for get
+    expect_err(c, "scope 0", errno.ERANGE, scope=0)
+    expect_err(c, "scope past the enum", errno.ERANGE, scope=99)
+    expect_err(c, "pid of no process", errno.ESRCH, scope=S["task"], pid=4000000)
+    expect_err(c, "an attribute of replies (entry)", errno.EINVAL,
+               raw_attrs=tdnl.nla(tdnl.abi.attr("VMA", "entry"), b""))
+    expect_err(c, "an unknown attribute", errno.EINVAL, raw_attrs=tdnl.nla(60, b"\0" * 4))
+    expect_err(c, "a short start", errno.EINVAL,
+               raw_attrs=tdnl.nla(tdnl.abi.attr("VMA", "start"), b"\0" * 4))
+    try:
+        c.vma_request(scope=S["task"], pid=1, dump=False)
+        check("bad request: get-vma without NLM_F_DUMP -> EOPNOTSUPP", False, "accepted")
+    except tdnl.NetlinkError as e:
+        check("bad request: get-vma without NLM_F_DUMP -> EOPNOTSUPP",
+              e.errno == errno.EOPNOTSUPP, errno.errorcode.get(e.errno))
+    # and the socket still works
+    check("a request after the bad ones works", os.getpid() in c.vma_request())
+
+
+def unreadable(c, who, pid):
+    """A process whose maps the reader may not open: absent, and EACCES."""
+    if not check("%s: fixture pid %d's maps is EACCES" % (who, pid), read_maps(pid) == "EACCES"):
+        return
+    check("%s: it is absent from an all-processes dump" % who, pid not in c.vma_request())
+    expect_err(c, "%s: scope task on it" % who, errno.EACCES, scope=tdnl.SCOPE["task"], pid=pid)
+
+
+# --- the library, task_diag_all and pmap ---
+
+def lib_backends(lib, who, pids_):
+    """libtaskdiag's iterator, netlink and procfs backends, against tdnl."""
+    c = tdnl.Client()
+    wants = {pid: c.vma_request(scope=tdnl.SCOPE["task"], pid=pid).get(pid, []) for pid in pids_}
+    for backend in ("netlink", "procfs"):
+        for pid in pids_:
+            want = wants[pid]
+            out = subprocess.run([lib, backend, str(pid)], capture_output=True, text=True)
+            got = [ln for ln in out.stdout.splitlines()]
+            exp = ["%x %x %x %d %x %x %x %s" % (v["start"], v["end"], v["offset"], v["inode"],
+                                                v["dev_major"], v["dev_minor"],
+                                                v["flags"] & BACKEND_FLAGS[backend],
+                                                v.get("name", "")) for v in want]
+            check("%s: libtaskdiag %s backend, pid %d: the records of tdnl" % (who, backend, pid),
+                  out.returncode == 0 and got == exp,
+                  "%d vs %d records%s" % (len(got), len(exp), "; " + out.stderr.strip()
+                                          if out.returncode else ""))
+    c.close()
+
+
+# The procfs backend reads maps only: r, w, x and s (bits 0, 1, 2 and 7).
+BACKEND_FLAGS = {"netlink": (1 << 64) - 1, "procfs": 0x87}
+
+
+def pmap_compare(tda, who, pid):
+    """task_diag_all --maps against pmap -x: address, kbytes, mode, mapping."""
+    p = subprocess.run(["pmap", "-x", str(pid)], capture_output=True, text=True)
+    t = subprocess.run([tda, "--maps", "-p", str(pid)], capture_output=True, text=True)
+
+    def rows(text, skip):
+        out = []
+        for ln in text.splitlines()[skip:]:
+            w = ln.split(None, 5)
+            if len(w) >= 5 and re.fullmatch(r"[0-9a-f]{16}", w[0]):
+                out.append((w[0], w[1], w[4], w[5] if len(w) > 5 else ""))
+        return out
+    a, b = rows(p.stdout, 2), rows(t.stdout, 2)
+    check("%s: task_diag_all --maps -p %d matches pmap -x (address, kbytes, mode, mapping)"
+          % (who, pid), p.returncode == 0 and t.returncode == 0 and a == b and len(a) > 10,
+          "%d rows vs %d; %r" % (len(b), len(a), [(x, y) for x, y in zip(a, b) if x != y][:2]
+                                 or t.stderr.strip()))
+
+
+def run(who, tmp, lib, tda, extra_focus=(), unreadable_pids=()):
+    pop, made = start_population("mix", tmp)
+    notes.append("%s population: %s" % (who, ", ".join(made)))
+    print("# " + notes[-1], flush=True)
+    c = tdnl.Client()
+    tid = max(int(t) for t in os.listdir("/proc/%d/task" % pop.pid))
+    focus = {pop.pid} | set(extra_focus)
+    compare_all(c, who, focus)
+    filters_and_range(c, who, pop.pid, tid)
+    for pid in unreadable_pids:
+        unreadable(c, who, pid)
+    if lib:
+        lib_backends(lib, who, [pop.pid] + list(extra_focus[:1]))
+    if tda:
+        pmap_compare(tda, who, pop.pid)
+    c.close()
+    pop.stdin.close()
+    pop.wait()
+    return pop
+
+
+def main(argv):
+    if argv[:1] == ["--hold"]:
+        hold(argv[1], argv[2])
+        return 0
+    lib = tda = None
+    if "--lib" in argv:
+        lib = argv[argv.index("--lib") + 1]
+    if "--tda" in argv:
+        tda = argv[argv.index("--tda") + 1]
+    if "--user-part" in argv:
+        tmp = argv[argv.index("--user-part") + 1]
+        roots = [int(x) for x in argv[argv.index("--root-pids") + 1].split(",")]
+        run("nobody", tmp, lib, tda, unreadable_pids=roots)
+        c = tdnl.Client()
+        bad_requests(c)
+        return 0 if all(results) else 1
+
+    if os.getuid() != 0:
+        print("FAIL: run as root in the guest (it drops privileges itself)")
+        return 1
+    with open("/proc/sys/vm/max_map_count", "w") as f:
+        f.write("262144")
+    try:
+        with open("/proc/sys/vm/nr_hugepages", "w") as f:
+            f.write("4")
+    except OSError as e:
+        notes.append("nr_hugepages: %s" % e)
+    tmp = "/tmp/td_vma_root"
+    os.makedirs(tmp, exist_ok=True)
+    quick = "--quick" in argv
+    big = subprocess.Popen(["sleep", "1000"], stdin=subprocess.PIPE) if quick else \
+        start_population("many", tmp)[0]
+    try:
+        if not quick:
+            c = tdnl.Client()
+            many(c, "root", big.pid)
+            c.close()
+        run("root", tmp, lib, tda, extra_focus=() if quick else (big.pid,))
+        bad_requests(tdnl.Client())
+        utmp = "/tmp/td_vma_nobody"
+        os.makedirs(utmp, exist_ok=True)
+        os.chown(utmp, NOBODY, NOBODY)
+        cmd = ["setpriv", "--reuid=%d" % NOBODY, "--regid=%d" % NOBODY, "--clear-groups",
+               sys.executable, os.path.abspath(__file__), "--user-part", utmp,
+               "--root-pids", "%d,1" % big.pid]
+        if lib:
+            cmd += ["--lib", lib]
+        if tda:
+            cmd += ["--tda", tda]
+        t0 = time.time()
+        rc = subprocess.run(cmd).returncode
+        check("the unprivileged part passed", rc == 0, "%.0f s" % (time.time() - t0))
+    finally:
+        big.stdin.close()
+        if quick:
+            big.kill()
+        big.wait()
+    for n in notes:
+        print("# " + n)
+    print("vma: %d checks, %d failed" % (len(results), results.count(False)))
+    return 0 if all(results) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,214 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * task_diag_all --maps: the memory maps of processes, printed as procps
+ * pmap -x prints them (address, size, mode, mapping), from libtaskdiag's
+ * VMA iterator. The RSS and Dirty columns need page-table walks the VMA
+ * dump does not make: they are printed as "-".
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <taskdiag/taskdiag.h>
+
+#include "tda.h"
+
+bool tda_maps_wanted(int argc, char **argv)
+{
+	int i;
+
+	for (i = 1; i < argc; i++)
+		if (!strcmp(argv[i], "--maps"))
+			return true;
+	return false;
+}
+
+static void maps_usage(FILE *f)
+{
+	fputs("Usage: " PROG " --maps [-a | -p PID,...] [-b B] [--file-backed] [--exec]\n"
+	      "The memory maps of processes as pmap -x prints them (RSS and Dirty as -).\n"
+	      "  -a, --all        every process the caller may read (default)\n"
+	      "  -p, --pid PID,.. these processes\n"
+	      "  -b, --backend B  auto (default), netlink or procfs\n"
+	      "      --file-backed, --exec  only VMAs that map a file, that are executable\n", f);
+}
+
+/* The process's name line, as pmap's: "PID:   cmdline" (or [comm]). */
+static void maps_header(struct taskdiag *td, pid_t pid)
+{
+	struct taskdiag_request req = { .scope = TASKDIAG_SCOPE_TASK, .pid = pid,
+					.groups = TASKDIAG_GROUP_BASE | TASKDIAG_GROUP_CMDLINE };
+	const struct taskdiag_task *t;
+	struct taskdiag_iter *it;
+	const void *args = NULL;
+	const char *comm = "";
+	size_t len = 0, i;
+
+	printf("%d:   ", (int)pid);
+	if (td && !taskdiag_iter_start(td, &req, &it)) {
+		if (taskdiag_iter_next(it, &t) == 1) {
+			if (taskdiag_task_get_bytes(t, TASKDIAG_ITEM_CMDLINE, &args, &len))
+				len = 0;
+			if (taskdiag_task_get_string(t, TASKDIAG_ITEM_BASE_COMM, &comm))
+				comm = "";
+		}
+		if (len) {
+			const char *a = args;
+
+			while (len && !a[len - 1])
+				len--;
+			for (i = 0; i < len; i++)
+				putchar(a[i] ? a[i] : ' ');
+		} else {
+			printf("[%s]", comm);
+		}
+		taskdiag_iter_end(it);
+	}
+	printf("\nAddress           Kbytes     RSS   Dirty Mode  Mapping\n");
+}
+
+/* pmap's mapping column: a file's base name, else [ anon ] or [ stack ]. */
+static void maps_row(const struct taskdiag_vma *v)
+{
+	const char *name = v->name, *slash = name ? strrchr(name, '/') : NULL;
+	char mode[6] = "-----";
+	uint64_t kb = (v->end - v->start) >> 10;
+
+	if (v->flags & TASKDIAG_VMA_F_READ)
+		mode[0] = 'r';
+	if (v->flags & TASKDIAG_VMA_F_WRITE)
+		mode[1] = 'w';
+	if (v->flags & TASKDIAG_VMA_F_EXEC)
+		mode[2] = 'x';
+	if (v->flags & TASKDIAG_VMA_F_MAYSHARE)
+		mode[3] = 's';
+	printf("%016" PRIx64 " %7" PRIu64 "       -       - %s ", v->start, kb, mode);
+	if (!v->dev_major && name && strstr(name, "/SYSV"))
+		printf("  [ shmid=0x%" PRIx64 " ]\n", v->inode);
+	else if (slash)
+		printf("%s\n", slash[1] ? slash + 1 : slash);
+	else if (name && !strcmp(name, "[stack]"))
+		printf("  [ stack ]\n");
+	else
+		printf("  [ anon ]\n");
+}
+
+static void maps_total(uint64_t kb)
+{
+	printf("---------------- ------- ------- ------- \n");
+	printf("total kB         %7" PRIu64 "       -       -\n", kb);
+}
+
+static int maps_one(struct taskdiag *td, struct taskdiag *names,
+		    const struct taskdiag_vma_request *req)
+{
+	const struct taskdiag_vma *v;
+	struct taskdiag_vma_iter *it;
+	pid_t cur = 0;
+	uint64_t kb = 0;
+	int ret;
+
+	ret = taskdiag_vma_iter_start(td, req, &it);
+	if (ret)
+		return report(ret, td, "--maps");
+	if (req->pid) {
+		maps_header(names, req->pid);
+		cur = req->pid;
+	}
+	while ((ret = taskdiag_vma_iter_next(it, &v)) == 1) {
+		if (v->pid != cur) {
+			if (cur)
+				maps_total(kb);
+			kb = 0;
+			cur = v->pid;
+			maps_header(names, cur);
+		}
+		maps_row(v);
+		kb += (v->end - v->start) >> 10;
+	}
+	if (cur && ret == 0)
+		maps_total(kb);
+	taskdiag_vma_iter_end(it);
+	return ret < 0 ? report(ret, td, "--maps%s", req->pid ? " -p" : "") : 0;
+}
+
+int tda_maps_main(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "maps", no_argument, NULL, 'm' },
+		{ "all", no_argument, NULL, 'a' },
+		{ "pid", required_argument, NULL, 'p' },
+		{ "backend", required_argument, NULL, 'b' },
+		{ "file-backed", no_argument, NULL, 'F' },
+		{ "exec", no_argument, NULL, 'X' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	enum taskdiag_backend backend = TASKDIAG_BACKEND_AUTO;
+	struct taskdiag_vma_request req = { 0 };
+	struct taskdiag *td = NULL, *names = NULL;
+	char *pids = NULL, *tok, *save = NULL;
+	int c, ret = 0;
+
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":ap:b:h", opts, NULL)) != -1) {
+		switch (c) {
+		case 'm':
+		case 'a':
+			break;
+		case 'p':
+			pids = optarg;
+			break;
+		case 'b':
+			if (!strcmp(optarg, "netlink"))
+				backend = TASKDIAG_BACKEND_NETLINK;
+			else if (!strcmp(optarg, "procfs"))
+				backend = TASKDIAG_BACKEND_PROCFS;
+			else if (strcmp(optarg, "auto"))
+				usage_error("-b: unknown backend '%s' (auto, netlink or procfs)", optarg);
+			break;
+		case 'F':
+			req.filter |= TASKDIAG_VMA_FILE_BACKED;
+			break;
+		case 'X':
+			req.filter |= TASKDIAG_VMA_EXEC;
+			break;
+		case 'h':
+			maps_usage(stdout);
+			return 0;
+		default:
+			usage_error("--maps: bad option '%s'", argv[optind - 1]);
+		}
+	}
+	if (optind < argc)
+		usage_error("--maps: unexpected argument '%s'", argv[optind]);
+	ret = taskdiag_open(&td, backend);
+	if (ret)
+		return report(ret, NULL, "opening the backend");
+	/* The header lines' names, from a second handle (one iteration each). */
+	if (taskdiag_open(&names, taskdiag_get_backend(td)))
+		names = NULL;
+	if (!pids) {
+		ret = maps_one(td, names, &req);
+	} else {
+		for (tok = strtok_r(pids, ", ", &save); tok && !ret;
+		     tok = strtok_r(NULL, ", ", &save)) {
+			char *end;
+			long v = strtol(tok, &end, 10);
+
+			if (*end || v <= 0 || v > 0x3fffffff) {
+				taskdiag_close(names);
+				taskdiag_close(td);
+				usage_error("-p: '%s' is not a pid", tok);
+			}
+			req.pid = (pid_t)v;
+			ret = maps_one(td, names, &req);
+		}
+	}
+	taskdiag_close(names);
+	taskdiag_close(td);
+	return ret;
+}
