@@ -226,8 +226,21 @@ def series_by_key(samples, keylabels):
     return out
 
 
+def find_tool(name):
+    """promtool, prometheus-node-exporter: where scripts/setup unpacks them, or on PATH."""
+    cache = os.environ.get("TASK_DIAG_CACHE") or os.path.join(
+        os.environ.get("XDG_CACHE_HOME") or os.path.expanduser("~/.cache"), "task_diag")
+    dirs = [os.path.join(cache, "prometheus", "usr", "bin")] + \
+        os.environ.get("PATH", "").split(":")
+    for d in dirs:
+        path = os.path.join(d, name)
+        if os.access(path, os.X_OK):
+            return path
+    raise SystemExit("%s is in neither %s nor PATH: scripts/setup fetches it" % (name, dirs[0]))
+
+
 def promtool(text, what):
-    p = subprocess.run(["promtool", "check", "metrics"], input=text.encode(),
+    p = subprocess.run([find_tool("promtool"), "check", "metrics"], input=text.encode(),
                        stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
     check(p.returncode == 0 and not p.stdout.strip(),
           "%s: promtool check metrics: %d %s" % (what, p.returncode, p.stdout.decode()[:2000]))
@@ -596,7 +609,7 @@ def check_node_exporter():
     d = tempfile.mkdtemp(prefix="tdom-")
     os.chmod(d, 0o755)
     port = free_port()
-    ne = subprocess.Popen(["prometheus-node-exporter", "--collector.disable-defaults",
+    ne = subprocess.Popen([find_tool("prometheus-node-exporter"), "--collector.disable-defaults",
                            "--collector.textfile", "--collector.textfile.directory", d,
                            "--web.listen-address", "127.0.0.1:%d" % port],
                           stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, cwd="/")
