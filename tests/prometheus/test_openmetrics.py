@@ -227,7 +227,11 @@ def series_by_key(samples, keylabels):
 
 
 def find_tool(name):
-    """promtool, prometheus-node-exporter: where scripts/setup unpacks them, or on PATH."""
+    """promtool, prometheus-node-exporter: as CMake found them, where scripts/setup
+    unpacks them, or on PATH."""
+    env = os.environ.get({"promtool": "TD_PROMTOOL"}.get(name, "TD_NODE_EXPORTER"), "")
+    if os.access(env, os.X_OK):
+        return env
     cache = os.environ.get("TASK_DIAG_CACHE") or os.path.join(
         os.environ.get("XDG_CACHE_HOME") or os.path.expanduser("~/.cache"), "task_diag")
     dirs = [os.path.join(cache, "prometheus", "usr", "bin")] + \
