@@ -194,11 +194,12 @@ bool tda_om_wanted(int argc, char **argv)
 void om_parse_aggregate(struct om_opts *om, const char *arg)
 {
 	char *copy = strdup(arg), *tok, *save = NULL;
-	unsigned int agg = 0;
+	unsigned int agg = 0, ntok = 0;
 
 	if (!copy)
 		td_nomem();
 	for (tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		ntok++;
 		if (!strcmp(tok, "user"))
 			agg |= OM_AGG_USER;
 		else if (!strcmp(tok, "comm"))
@@ -208,6 +209,8 @@ void om_parse_aggregate(struct om_opts *om, const char *arg)
 				    tok);
 	}
 	free(copy);
+	if (!ntok)
+		usage_defer("--aggregate: no label given (user, comm, user,comm or pid)");
 	om->agg = agg;
 }
 

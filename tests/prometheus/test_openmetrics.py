@@ -670,6 +670,7 @@ def check_usage():
                       (["-f", "xml"], "unknown format 'xml'"),
                       (["-f", "openmetrics", "--aggregate", "pidx"], "unknown label 'pidx'"),
                       (["--aggregate", "user"], "--aggregate goes with --format openmetrics"),
+                      (["-f", "openmetrics", "--aggregate", ","], "--aggregate: no label"),
                       (["-f", "openmetrics", "-A"], "not with -A"),
                       (["-f", "openmetrics", "-t", "1"], "not with -A or -t"),
                       (["-f", "openmetrics", "-o", "pid"], "not with -o"),
