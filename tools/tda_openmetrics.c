@@ -79,6 +79,9 @@ static const enum taskdiag_item val_item[V__COUNT] = {
 		    BIT(V_MAJFLT) | BIT(V_MINFLT))
 #define V_NS (BIT(V_UTIME) | BIT(V_STIME) | BIT(V_START))	/* shown in seconds */
 
+/* Which outputs a family is in. */
+enum om_when { OM_BOTH, OM_PER_PROCESS, OM_AGGREGATES };
+
 /* One metric family: its name after the prefix, and its series. */
 struct om_family {
 	const char *name;
@@ -90,49 +93,49 @@ struct om_family {
 		const char *value;	/* of @label */
 		enum om_val val;
 	} series[3];
-	int when;		/* 0 both, 1 per process only, 2 aggregates only */
+	enum om_when when;
 };
 
 static const struct om_family families[] = {
 	{ "cpu_seconds_total", "counter",
 	  "CPU time spent in user and in system mode (stat utime, stime), in seconds",
-	  "mode", 2, { { "user", V_UTIME }, { "system", V_STIME } }, 0 },
+	  "mode", 2, { { "user", V_UTIME }, { "system", V_STIME } }, OM_BOTH },
 	{ "memory_bytes", "gauge",
 	  "Resident set (stat rss), virtual size (stat vsize) and swapped-out size "
 	  "(status VmSwap), in bytes",
 	  "memtype", 3, { { "resident", V_RSS }, { "virtual", V_VSIZE }, { "swapped", V_SWAP } },
-	  0 },
+	  OM_BOTH },
 	{ "read_bytes_total", "counter",
 	  "Bytes fetched from storage for the process (io read_bytes)",
-	  NULL, 1, { { NULL, V_READ_BYTES } }, 0 },
+	  NULL, 1, { { NULL, V_READ_BYTES } }, OM_BOTH },
 	{ "write_bytes_total", "counter",
 	  "Bytes the process caused to be sent to storage (io write_bytes)",
-	  NULL, 1, { { NULL, V_WRITE_BYTES } }, 0 },
+	  NULL, 1, { { NULL, V_WRITE_BYTES } }, OM_BOTH },
 	{ "rchar_bytes_total", "counter",
 	  "Bytes read through read() and the like, page cache hits included (io rchar)",
-	  NULL, 1, { { NULL, V_RCHAR } }, 0 },
+	  NULL, 1, { { NULL, V_RCHAR } }, OM_BOTH },
 	{ "wchar_bytes_total", "counter",
 	  "Bytes written through write() and the like (io wchar)",
-	  NULL, 1, { { NULL, V_WCHAR } }, 0 },
+	  NULL, 1, { { NULL, V_WCHAR } }, OM_BOTH },
 	{ "context_switches_total", "counter",
 	  "Context switches of the main thread (status voluntary_ctxt_switches, "
 	  "nonvoluntary_ctxt_switches)",
-	  "ctxswitchtype", 2, { { "voluntary", V_VCSW }, { "nonvoluntary", V_NVCSW } }, 0 },
+	  "ctxswitchtype", 2, { { "voluntary", V_VCSW }, { "nonvoluntary", V_NVCSW } }, OM_BOTH },
 	{ "num_threads", "gauge", "Threads (stat num_threads)",
-	  NULL, 1, { { NULL, V_THREADS } }, 0 },
+	  NULL, 1, { { NULL, V_THREADS } }, OM_BOTH },
 	{ "start_time_seconds", "gauge",
 	  "Start time in seconds since the epoch (stat starttime after btime of /proc/stat)",
-	  NULL, 1, { { NULL, V_START } }, 1 },
+	  NULL, 1, { { NULL, V_START } }, OM_PER_PROCESS },
 	{ "oldest_start_time_seconds", "gauge",
 	  "Start time of the group's oldest process in seconds since the epoch "
 	  "(stat starttime after btime of /proc/stat)",
-	  NULL, 1, { { NULL, V_START } }, 2 },
+	  NULL, 1, { { NULL, V_START } }, OM_AGGREGATES },
 	{ "major_page_faults_total", "counter", "Major page faults (stat majflt)",
-	  NULL, 1, { { NULL, V_MAJFLT } }, 0 },
+	  NULL, 1, { { NULL, V_MAJFLT } }, OM_BOTH },
 	{ "minor_page_faults_total", "counter", "Minor page faults (stat minflt)",
-	  NULL, 1, { { NULL, V_MINFLT } }, 0 },
+	  NULL, 1, { { NULL, V_MINFLT } }, OM_BOTH },
 	{ "num_procs", "gauge", "Processes in the group",
-	  NULL, 0, { { NULL, V__COUNT } }, 2 },
+	  NULL, 0, { { NULL, V__COUNT } }, OM_AGGREGATES },
 };
 
 /* One process of a sample. */
@@ -369,8 +372,8 @@ static int key_cmp(const struct om *om, const char *u1, const char *c1, const ch
 	return d;
 }
 
-/* The group of (@user, @comm), made if @make; NULL if there is none. */
-static struct om_group *group_of(struct om *om, const char *user, const char *comm, bool make)
+/* The group of (@user, @comm), made if there is none yet. */
+static struct om_group *group_of(struct om *om, const char *user, const char *comm)
 {
 	size_t lo = 0, hi = om->ng, mid;
 	struct om_group *g;
@@ -387,8 +390,6 @@ static struct om_group *group_of(struct om *om, const char *user, const char *co
 		else
 			lo = mid + 1;
 	}
-	if (!make)
-		return NULL;
 	if (om->ng == om->capg) {
 		size_t cap = om->capg ? 2 * om->capg : 64;
 
@@ -445,7 +446,7 @@ static void aggregate(struct om *om, bool keep)
 
 		if (still_there(om, r))
 			continue;
-		g = group_of(om, r->user, r->comm, true);
+		g = group_of(om, r->user, r->comm);
 		for (v = 0; v < V__COUNT; v++)
 			if (r->have & V_COUNTERS & BIT(v)) {
 				g->gone[v] += r->v[v];
@@ -461,7 +462,7 @@ static void aggregate(struct om *om, bool keep)
 	for (i = 0; i < om->n; i++) {
 		const struct om_rec *r = &om->recs[i];
 
-		g = group_of(om, r->user, r->comm, true);
+		g = group_of(om, r->user, r->comm);
 		g->nprocs++;
 		for (v = 0; v < V__COUNT; v++) {
 			if (!(r->have & BIT(v)))
@@ -599,7 +600,7 @@ static void render(struct om *om)
 	for (k = 0; k < sizeof(families) / sizeof(families[0]); k++) {
 		const struct om_family *f = &families[k];
 
-		if (f->when == (agg ? 1 : 2) || !family_used(om, f, agg))
+		if (f->when == (agg ? OM_PER_PROCESS : OM_AGGREGATES) || !family_used(om, f, agg))
 			continue;
 		tdbuf_addf(&om->out, "# HELP " OM_PREFIX "%s %s%s\n", f->name, f->help,
 			   agg && f->nseries && f->series[0].val != V_START ?
