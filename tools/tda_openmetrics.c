@@ -142,6 +142,7 @@ static const struct om_family families[] = {
 struct om_rec {
 	pid_t pid;
 	char *user, *comm;	/* label values, escaped */
+	char *labels;		/* pid="..",comm="..",user=".." */
 	uint64_t v[V__COUNT];
 	uint32_t have;		/* BIT(v): value present */
 };
@@ -149,6 +150,7 @@ struct om_rec {
 /* One group of --aggregate; kept from sample to sample by --textfile. */
 struct om_group {
 	char *user, *comm;	/* its key: label values ("" for one not grouped on) */
+	char *labels;		/* user="..",comm=".." (those grouped on) */
 	uint64_t v[V__COUNT];	/* this sample's sums (V_START: the oldest) */
 	uint32_t have;
 	uint64_t nprocs;
@@ -274,6 +276,25 @@ uint32_t om_groups(void)
  * Records
  */
 
+static char *buf_copy(const struct tdbuf *b)
+{
+	char *copy = strdup(b->p);
+
+	if (!copy)
+		td_nomem();
+	return copy;
+}
+
+static void add_label(struct tdbuf *b, const char *name, const char *value)
+{
+	if (b->len)
+		tdbuf_addc(b, ',');
+	tdbuf_puts(b, name);
+	tdbuf_puts(b, "=\"");
+	tdbuf_puts(b, value);
+	tdbuf_addc(b, '"');
+}
+
 /*
  * A label value as the text format wants it: backslash, double quote and
  * line feed escaped; ill-formed UTF-8 (a comm is bytes, cut at 15) as
@@ -284,7 +305,6 @@ static char *label_value(struct tdbuf *b, const char *s, size_t n)
 {
 	const unsigned char *p = (const unsigned char *)s;
 	size_t i = 0, len;
-	char *copy;
 	bool ok;
 
 	tdbuf_clear(b);
@@ -302,10 +322,7 @@ static char *label_value(struct tdbuf *b, const char *s, size_t n)
 			tdbuf_add(b, p + i, len);
 		i += len;
 	}
-	copy = strdup(b->p);
-	if (!copy)
-		td_nomem();
-	return copy;
+	return buf_copy(b);
 }
 
 void om_task(struct om *om, const struct taskdiag_task *t)
@@ -339,6 +356,13 @@ void om_task(struct om *om, const struct taskdiag_task *t)
 		}
 	}
 	r->user = label_value(&om->text, name, strlen(name));
+	tdbuf_clear(&om->text);
+	tdbuf_puts(&om->text, "pid=\"");
+	tdbuf_addi(&om->text, r->pid);
+	tdbuf_addc(&om->text, '"');
+	add_label(&om->text, "comm", r->comm);
+	add_label(&om->text, "user", r->user);
+	r->labels = buf_copy(&om->text);
 	for (v = 0; v < V__COUNT; v++)
 		if (!taskdiag_task_get_u64(t, val_item[v], &r->v[v]))
 			r->have |= BIT(v);
@@ -353,6 +377,7 @@ static void free_recs(struct om_rec *r, size_t n)
 	for (i = 0; i < n; i++) {
 		free(r[i].user);
 		free(r[i].comm);
+		free(r[i].labels);
 	}
 }
 
@@ -407,6 +432,12 @@ static struct om_group *group_of(struct om *om, const char *user, const char *co
 	g->comm = strdup(om->opts->agg & OM_AGG_COMM ? comm : "");
 	if (!g->user || !g->comm)
 		td_nomem();
+	tdbuf_clear(&om->text);
+	if (om->opts->agg & OM_AGG_USER)
+		add_label(&om->text, "user", user);
+	if (om->opts->agg & OM_AGG_COMM)
+		add_label(&om->text, "comm", comm);
+	g->labels = buf_copy(&om->text);
 	return g;
 }
 
@@ -527,42 +558,24 @@ static void put_value(struct tdbuf *b, enum om_val v, uint64_t x)
 	tdbuf_add(b, digits, (size_t)n);
 }
 
-static void put_label(struct tdbuf *b, bool *first, const char *name, const char *value)
-{
-	tdbuf_addc(b, *first ? '{' : ',');
-	*first = false;
-	tdbuf_puts(b, name);
-	tdbuf_puts(b, "=\"");
-	tdbuf_puts(b, value);
-	tdbuf_addc(b, '"');
-}
-
-/* One sample line: the family's name, the labels of @pid (or of a group), the value. */
-static void put_sample(struct om *om, const struct om_family *f, unsigned int s, pid_t pid,
-		       const char *user, const char *comm, uint64_t x)
+/* One sample line: the family's name, @labels and the series' label, the value. */
+static void put_sample(struct om *om, const struct om_family *f, unsigned int s,
+		       const char *labels, uint64_t x)
 {
 	struct tdbuf *b = &om->out;
-	bool first = true;
-	char num[16];
 
 	tdbuf_puts(b, OM_PREFIX);
 	tdbuf_puts(b, f->name);
-	if (pid) {
-		snprintf(num, sizeof(num), "%d", (int)pid);
-		put_label(b, &first, "pid", num);
-		put_label(b, &first, "comm", comm);
-		put_label(b, &first, "user", user);
-	} else {
-		if (om->opts->agg & OM_AGG_USER)
-			put_label(b, &first, "user", user);
-		if (om->opts->agg & OM_AGG_COMM)
-			put_label(b, &first, "comm", comm);
+	tdbuf_addc(b, '{');
+	tdbuf_puts(b, labels);
+	if (f->label) {
+		tdbuf_addc(b, ',');
+		tdbuf_puts(b, f->label);
+		tdbuf_puts(b, "=\"");
+		tdbuf_puts(b, f->series[s].value);
+		tdbuf_addc(b, '"');
 	}
-	if (f->label)
-		put_label(b, &first, f->label, f->series[s].value);
-	if (!first)
-		tdbuf_addc(b, '}');
-	tdbuf_addc(b, ' ');
+	tdbuf_puts(b, "} ");
 	put_value(b, f->nseries ? f->series[s].val : V__COUNT, x);
 	tdbuf_addc(b, '\n');
 }
@@ -611,10 +624,10 @@ static void render(struct om *om)
 				const struct om_group *g = &om->groups[i];
 
 				if (!f->nseries)
-					put_sample(om, f, 0, 0, g->user, g->comm, g->nprocs);
+					put_sample(om, f, 0, g->labels, g->nprocs);
 				for (s = 0; s < f->nseries; s++)
 					if (g->have & BIT(f->series[s].val))
-						put_sample(om, f, s, 0, g->user, g->comm,
+						put_sample(om, f, s, g->labels,
 							   g->v[f->series[s].val]);
 			}
 			continue;
@@ -624,7 +637,7 @@ static void render(struct om *om)
 
 			for (s = 0; s < f->nseries; s++)
 				if (r->have & BIT(f->series[s].val))
-					put_sample(om, f, s, r->pid, r->user, r->comm,
+					put_sample(om, f, s, r->labels,
 						   r->v[f->series[s].val]);
 		}
 	}
@@ -765,6 +778,7 @@ int run_openmetrics(struct out *o, struct taskdiag *td, const struct taskdiag_re
 	for (i = 0; i < om.ng; i++) {
 		free(om.groups[i].user);
 		free(om.groups[i].comm);
+		free(om.groups[i].labels);
 	}
 	free(om.groups);
 	tdbuf_free(&om.out);
