@@ -6,7 +6,8 @@ Usage: test_openmetrics.py TASK_DIAG_ALL CHECK [BACKEND]
   CHECK    values | aggregate | exited | golden | node_exporter | usage
   BACKEND  procfs (default) or netlink (in a guest with the module)
 
-The oracles: /proc/PID/stat, status and io, read here (seconds are clock
+The oracles: /proc/PID/stat, status and io, read here just before and just
+after the tool, whose value must lie between the two (seconds are clock
 ticks over CLK_TCK, the start time btime of /proc/stat plus starttime
 ticks, as ps and process-exporter compute it; bytes are pages times the
 page size and kB times 1024); the values of make_stream.py's hand-built
@@ -78,11 +79,14 @@ AGG_FAMILIES["oldest_start_time_seconds"] = ("gauge", None, None)
 AGG_FAMILIES["num_procs"] = ("gauge", None, None)
 
 # A fixture: comm from argv[1] (hex), CPU in both modes, read() and write(),
-# argv[2] MiB touched, argv[3] more threads; then it stops itself, so that
-# its numbers hold still while the tool and the oracle read them.
+# argv[2] MiB touched (no transparent huge pages), argv[3] more threads; then
+# it stops itself, so that its numbers hold still while the tool and the
+# oracle read them.
 FIXTURE = r"""
 import ctypes, os, signal, sys, threading, time
-ctypes.CDLL(None).prctl(15, ctypes.c_char_p(bytes.fromhex(sys.argv[1])), 0, 0, 0)
+libc = ctypes.CDLL(None)
+libc.prctl(15, ctypes.c_char_p(bytes.fromhex(sys.argv[1])), 0, 0, 0)  # PR_SET_NAME
+libc.prctl(41, 1, 0, 0, 0)  # PR_SET_THP_DISABLE: khugepaged would change a stopped RSS
 t = time.process_time()
 x = 0
 while time.process_time() - t < 0.05:
@@ -309,14 +313,22 @@ def proc_series(pid):
     return labels, s
 
 
-def close_enough(got, want, key):
-    """Exact for procfs; within a clock tick where the module has nanoseconds."""
-    if BACKEND == "procfs" or key[0] not in ("cpu_seconds_total", "start_time_seconds"):
-        return got == want
-    return want <= got < want + Decimal(1) / HZ
+def close_enough(got, before, after, key):
+    """Between /proc's readings before and after the tool's; for the module's
+    nanoseconds, within a clock tick above (procfs rounds down to ticks)."""
+    lo, hi = min(before, after), max(before, after)
+    if BACKEND != "procfs" and key[0] in ("cpu_seconds_total", "start_time_seconds"):
+        hi += Decimal(1) / HZ
+        return lo <= got < hi
+    return lo <= got <= hi
 
 
-def compare_process(per_pid, pid, what):
+def snapshot(procs):
+    """/proc's view of the fixtures, read before the tool's."""
+    return {p.pid: proc_series(p.pid)[1] for p in procs}
+
+
+def compare_process(per_pid, pid, what, before):
     labels, want = proc_series(pid)
     got = per_pid.get(labels)
     if not check(got is not None, "%s: no series with labels %s (pids: %s)" %
@@ -326,8 +338,9 @@ def compare_process(per_pid, pid, what):
           (what, pid, sorted(got, key=str), sorted(want, key=str)))
     for k in want:
         if k in got:
-            check(close_enough(got[k], want[k], k),
-                  "%s: pid %d %s = %s, /proc says %s" % (what, pid, k, got[k], want[k]))
+            check(close_enough(got[k], before.get(k, want[k]), want[k], k),
+                  "%s: pid %d %s = %s, /proc says %s before, %s after" %
+                  (what, pid, k, got[k], before.get(k), want[k]))
 
 
 # ---------------------------------------------------------------------------
@@ -387,6 +400,7 @@ def check_values():
     try:
         settle(procs)
         before = {int(d) for d in os.listdir("/proc") if d.isdigit()}
+        snap = snapshot(procs)
         out = tool_om()
         after = {int(d) for d in os.listdir("/proc") if d.isdigit()}
         promtool(out, "all processes")
@@ -394,18 +408,19 @@ def check_values():
         check_families(fams, samples, FAMILIES, "all processes")
         per_pid = series_by_key(samples, ("pid", "comm", "user"))
         for p in procs:
-            compare_process(per_pid, p.pid, "all processes")
+            compare_process(per_pid, p.pid, "all processes", snap[p.pid])
         pids = {int(k[0]) for k in per_pid}
         check(before & after <= pids, "processes that lived through the dump are missing: %s" %
               sorted((before & after) - pids)[:20])
         # -p: the same values, only those processes.
+        snap = snapshot(procs)
         out = tool_om("-p", ",".join(str(p.pid) for p in procs))
         promtool(out, "-p")
         per_pid = series_by_key(parse_text(out)[1], ("pid", "comm", "user"))
         check({int(k[0]) for k in per_pid} == {p.pid for p in procs},
               "-p: pids %s" % sorted(per_pid))
         for p in procs:
-            compare_process(per_pid, p.pid, "-p")
+            compare_process(per_pid, p.pid, "-p", snap[p.pid])
     finally:
         stop_all(procs)
 
@@ -435,9 +450,10 @@ def check_aggregate():
     try:
         settle(procs)
         plist = ",".join(str(p.pid) for p in procs)
+        snap = snapshot(procs)
         per_pid = series_by_key(parse_text(tool_om("-p", plist))[1], ("pid", "comm", "user"))
         for p in procs:
-            compare_process(per_pid, p.pid, "per process")
+            compare_process(per_pid, p.pid, "per process", snap[p.pid])
         for by, keys, idx in (("user", ("user",), (2,)), ("comm", ("comm",), (1,)),
                               ("user,comm", ("user", "comm"), (2, 1)),
                               ("comm,user", ("user", "comm"), (2, 1))):
@@ -626,6 +642,7 @@ def check_node_exporter():
         if not check(rc == 0, "node_exporter does not answer on port %d: %s" %
                      (port, ne.stderr.read().decode() if ne.poll() is not None else "")):
             return
+        snap = snapshot(procs)
         rc, out, err = run("-b", BACKEND, "--textfile", d, "--interval", "1", "--count", "2")
         check(rc == 0 and not err, "--textfile --interval 1 --count 2: %d %r" % (rc, err))
         check(os.listdir(d) == ["task_diag.prom"], "the directory holds %s" % os.listdir(d))
@@ -639,7 +656,7 @@ def check_node_exporter():
         per_pid = series_by_key([s for s in samples if s[0].startswith(PREFIX)],
                                 ("pid", "comm", "user"))
         for p in procs:
-            compare_process(per_pid, p.pid, "scrape")
+            compare_process(per_pid, p.pid, "scrape", snap[p.pid])
         mt = [s for s in samples if s[0] == "node_textfile_mtime_seconds"]
         check(len(mt) == 1 and mt[0][1].get("file", "").endswith("task_diag.prom"),
               "node_textfile_mtime_seconds: %s" % mt)
