@@ -321,7 +321,7 @@ struct id_name {
 static struct id_name *id_cache;
 static size_t id_cache_len, id_cache_cap;
 
-static const char *id_lookup(uint32_t id, bool group)
+const char *psf_id_name(uint32_t id, bool group)
 {
 	const char *name = NULL;
 	struct id_name *e;
@@ -371,7 +371,7 @@ void psf_cleanup(void)
 static void put_id_name(struct tdbuf *b, const struct psf_arg *a, bool group)
 {
 	uint32_t id = (uint32_t)num(a->t, a->item);
-	const char *name = id_lookup(id, group);
+	const char *name = psf_id_name(id, group);
 
 	if (name)
 		tdbuf_add(b, name, strlen(name));

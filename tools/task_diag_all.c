@@ -63,6 +63,7 @@ struct opts {
 	uint32_t nuids, neuids;
 	const char *cgroup;	/* --cgroup: a path (/...) or an id */
 	const char *comm;	/* --comm */
+	struct om_opts om;	/* --format openmetrics, --aggregate, --textfile */
 };
 
 static const struct {
@@ -89,9 +90,13 @@ enum {
 	OPT_EUID,
 	OPT_CGROUP,
 	OPT_COMM,
+	OPT_AGGREGATE,
+	OPT_TEXTFILE,
+	OPT_INTERVAL,
+	OPT_COUNT,
 };
 
-static const char short_opts[] = ":aAp:t:c:s:o:jqwb:hV";
+static const char short_opts[] = ":aAp:t:c:s:o:jqwf:b:hV";
 static const struct option long_opts[] = {
 	{ "all", no_argument, NULL, 'a' },
 	{ "all-threads", no_argument, NULL, 'A' },
@@ -105,6 +110,11 @@ static const struct option long_opts[] = {
 	{ "crlf", no_argument, NULL, OPT_CRLF },
 	{ "wide", no_argument, NULL, 'w' },
 	{ "quiet", no_argument, NULL, 'q' },
+	{ "format", required_argument, NULL, 'f' },
+	{ "aggregate", required_argument, NULL, OPT_AGGREGATE },
+	{ "textfile", required_argument, NULL, OPT_TEXTFILE },
+	{ "interval", required_argument, NULL, OPT_INTERVAL },
+	{ "count", required_argument, NULL, OPT_COUNT },
 	{ "backend", required_argument, NULL, 'b' },
 	{ "verify", no_argument, NULL, OPT_VERIFY },
 	{ "dump-raw", required_argument, NULL, OPT_DUMP_RAW },
@@ -157,6 +167,16 @@ static void usage(FILE *f)
 	      "      --csv                CSV (RFC 4180) with a header line, LF line ends\n"
 	      "      --crlf               CSV with CR LF line ends\n"
 	      "  -q, --quiet              decode everything, print nothing\n"
+	      "  -f, --format FMT         table, json, csv, or openmetrics (also prometheus):\n"
+	      "                           per-process metrics in the Prometheus text format\n"
+	      "\n"
+	      "Metrics (--format openmetrics; processes of -a, -p or -c):\n"
+	      "      --aggregate BY       one series per user, per comm, or per user,comm\n"
+	      "                           (sums; oldest start time; a num_procs gauge)\n"
+	      "      --textfile DIR       write DIR/task_diag.prom for node_exporter's textfile\n"
+	      "                           collector (written aside, then renamed)\n"
+	      "      --interval SEC       with --textfile: rewrite it every SEC seconds\n"
+	      "      --count N            with --interval: write N times, then exit\n"
 	      "\n"
 	      "Source:\n"
 	      "  -b, --backend B          auto (default), netlink or procfs\n"
@@ -215,8 +235,7 @@ void usage_error(const char *fmt, ...)
 }
 
 /* Note a usage error; parse_args() reports the first once it knows about -j. */
-__attribute__((format(printf, 1, 2)))
-static void usage_defer(const char *fmt, ...)
+void usage_defer(const char *fmt, ...)
 {
 	va_list ap;
 
@@ -469,6 +488,31 @@ static void parse_args(int argc, char **argv, struct opts *o)
 		case 'w':
 			o->wide = true;
 			break;
+		case 'f':
+			if (!strcmp(optarg, "table"))
+				o->mode = OUT_TABLE;
+			else if (!strcmp(optarg, "json"))
+				o->mode = OUT_JSON;
+			else if (!strcmp(optarg, "csv"))
+				o->mode = OUT_CSV;
+			else if (!strcmp(optarg, "openmetrics") || !strcmp(optarg, "prometheus"))
+				o->mode = OUT_OPENMETRICS;
+			else
+				usage_defer("-f: unknown format '%s' (table, json, csv or openmetrics)",
+					    optarg);
+			break;
+		case OPT_AGGREGATE:
+			om_parse_aggregate(&o->om, optarg);
+			break;
+		case OPT_TEXTFILE:
+			o->om.textfile = optarg;
+			break;
+		case OPT_INTERVAL:
+			om_parse_interval(&o->om, optarg);
+			break;
+		case OPT_COUNT:
+			om_parse_count(&o->om, optarg);
+			break;
 		case OPT_CRLF:
 			o->mode = OUT_CSV;
 			o->crlf = true;
@@ -537,6 +581,10 @@ static void parse_args(int argc, char **argv, struct opts *o)
 		usage_error("--verify reports as text or JSON, not CSV");
 	if (o->npids > 1 && (o->verify || o->dump_raw))
 		usage_error("--verify and --dump-raw take one pid (-p)");
+	om_check_args(&o->om, &o->mode,
+		      o->scope == TASKDIAG_SCOPE_ALL_THREADS || o->scope == TASKDIAG_SCOPE_THREADS ?
+		      "-A or -t" : o->fields ? "-o" : o->groups_set ? "-s" :
+		      o->verify ? "--verify" : o->crlf ? "--crlf" : NULL);
 }
 
 /* ------------------------------------------------------------------------
@@ -595,7 +643,7 @@ int main(int argc, char **argv)
 	int ret, fd = -1;
 
 	td_prog = PROG;
-	if (tda_interval_wanted(argc, argv))
+	if (tda_interval_wanted(argc, argv) && !tda_om_wanted(argc, argv))
 		return tda_interval_main(argc, argv);
 	if (tda_maps_wanted(argc, argv))
 		return finish(tda_maps_main(argc, argv));
@@ -680,6 +728,11 @@ int main(int argc, char **argv)
 		}
 	}
 
+	if (o.mode == OUT_OPENMETRICS) {
+		req.groups = om_groups();
+		ret = run_openmetrics(&o, td, &req, opt.pids, opt.npids, opt.replay, &opt.om);
+		goto out;
+	}
 	if (opt.fields) {
 		req.groups = (opt.groups_set ? opt.groups : 0) | need;
 	} else {

@@ -3,7 +3,8 @@
 # specifiers from psfields.c, as tdps's) and its man page.
 add_executable(task_diag_all ${CMAKE_CURRENT_SOURCE_DIR}/task_diag_all.c
   ${CMAKE_CURRENT_SOURCE_DIR}/tda_value.c ${CMAKE_CURRENT_SOURCE_DIR}/tda_out.c
-  ${CMAKE_CURRENT_SOURCE_DIR}/tda_verify.c ${CMAKE_CURRENT_SOURCE_DIR}/psfields.c
+  ${CMAKE_CURRENT_SOURCE_DIR}/tda_verify.c ${CMAKE_CURRENT_SOURCE_DIR}/tda_openmetrics.c
+  ${CMAKE_CURRENT_SOURCE_DIR}/psfields.c
   ${CMAKE_CURRENT_SOURCE_DIR}/tdtext.c ${CMAKE_CURRENT_SOURCE_DIR}/tda_maps.c)
 target_compile_definitions(task_diag_all PRIVATE _GNU_SOURCE
   TDA_VERSION="${PROJECT_VERSION}")

@@ -5,8 +5,9 @@
  * task_diag_all.c: the options, error reports and main(); tda_value.c: one
  * item's value as the table, CSV and JSON show it; tda_out.c: the columns,
  * the one print call and the dump; tda_verify.c: --verify; the --interval
- * mode is task_diag_all_interval.c. ps's format specifiers are psfields.c's,
- * the ones tdps shows.
+ * mode is task_diag_all_interval.c; --format openmetrics and --textfile are
+ * tda_openmetrics.c. ps's format specifiers are psfields.c's, the ones tdps
+ * shows.
  */
 #ifndef TDA_H
 #define TDA_H
@@ -39,6 +40,7 @@ enum out_mode {
 	OUT_JSON,
 	OUT_CSV,
 	OUT_QUIET,
+	OUT_OPENMETRICS,	/* Prometheus text exposition (tda_openmetrics.c) */
 };
 
 /* ------------------------------------------------------------------------
@@ -129,6 +131,7 @@ struct out {
 	size_t rows;
 	struct tdbuf cells;	/* the table: NUL-terminated cells, row by row, header first */
 	size_t *width;
+	struct om *om;		/* OUT_OPENMETRICS: where the records go (tda_openmetrics.c) */
 };
 
 /* The columns without -o: a table like ps's, or for -s, JSON and CSV every item. */
@@ -158,6 +161,43 @@ struct verify {
 int run_verify(struct verify *vf, const struct taskdiag_request *req);
 
 /* ------------------------------------------------------------------------
+ * --format openmetrics, --aggregate, --textfile (tda_openmetrics.c)
+ */
+
+#define OM_AGG_USER	0x1u	/* --aggregate user */
+#define OM_AGG_COMM	0x2u	/* --aggregate comm */
+
+struct om_opts {
+	unsigned int agg;	/* OM_AGG_* bits; 0: one series per process */
+	const char *textfile;	/* --textfile DIR; NULL: standard output */
+	double interval;	/* --interval SEC with --textfile; 0: once */
+	long count;		/* --count N: that many files, then exit; 0: no limit */
+};
+
+struct om;
+
+/* --format openmetrics, or --textfile, on the command line (before "--")? */
+bool tda_om_wanted(int argc, char **argv);
+/* The option's argument into @om (a usage error if bad). */
+void om_parse_aggregate(struct om_opts *om, const char *arg);
+void om_parse_interval(struct om_opts *om, const char *arg);
+void om_parse_count(struct om_opts *om, const char *arg);
+/*
+ * After parsing: --aggregate, --textfile, --interval and --count only with
+ * --format openmetrics (--textfile implies it); @other names an option
+ * that does not go with it, or is NULL.
+ */
+void om_check_args(struct om_opts *om, enum out_mode *mode, const char *other);
+/* The groups the metrics read. */
+uint32_t om_groups(void);
+/* Print the metrics of @req once, or keep the --textfile file up to date. */
+int run_openmetrics(struct out *o, struct taskdiag *td, const struct taskdiag_request *req,
+		    const pid_t *pids, size_t npids, const char *replay,
+		    const struct om_opts *opts);
+/* One record of a dump (called by tda_out.c for OUT_OPENMETRICS). */
+void om_task(struct om *om, const struct taskdiag_task *t);
+
+/* ------------------------------------------------------------------------
  * Errors (task_diag_all.c)
  */
 
@@ -169,6 +209,8 @@ int run_verify(struct verify *vf, const struct taskdiag_request *req);
 int report(int err, struct taskdiag *td, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 void usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
+/* Note a usage error, reported once parsing is done (the first one given). */
+void usage_defer(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /* --maps (tda_maps.c): pmap -x's view of the VMA dump. */
 bool tda_maps_wanted(int argc, char **argv);

@@ -306,6 +306,7 @@ static void out_field(struct out *o, const struct column *c, const struct tv *v)
 	tdbuf_clear(&text);
 	switch (o->mode) {
 	case OUT_QUIET:
+	case OUT_OPENMETRICS:
 		break;
 	case OUT_TABLE:
 		tv_text(&text, v, true);
@@ -373,6 +374,10 @@ static void out_task(struct out *o, const struct taskdiag_task *t)
 	struct tv v;
 	size_t i;
 
+	if (o->om) {
+		om_task(o->om, t);
+		return;
+	}
 	if (o->mode == OUT_QUIET) {
 		for (i = 0; i < o->ncols; i++)
 			column_value(o, &o->cols[i], t, &v);

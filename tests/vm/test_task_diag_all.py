@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 """task_diag_all in the guest, as a new user would try it.
 
-Usage: test_task_diag_all.py TASK_DIAG_ALL module|no-module
+Usage: test_task_diag_all.py TASK_DIAG_ALL module|no-module [TEST_OPENMETRICS PROMTOOL]
 
 With the module loaded (as root or any user), what would be a bug:
 - `task_diag_all -j -s all` not parsing as JSON (one object per line, pids
@@ -16,7 +16,9 @@ With the module loaded (as root or any user), what would be a bug:
 - a recording (--dump-raw) that does not replay (--replay) to the very same
   output;
 - a bad option not giving exit status 2 and a message, a pid that does not
-  exist not giving exit status 5 (both backends).
+  exist not giving exit status 5 (both backends);
+- with TEST_OPENMETRICS, `--format openmetrics -b netlink` failing that
+  test's values check (the fixtures' metrics against /proc, promtool).
 Without the module: `-b netlink`, --verify and --dump-raw give exit status 3
 and say the module is not loaded (as JSON too with -j); the default backend
 falls back to /proc.
@@ -256,6 +258,15 @@ def check_no_pid(backends):
     check("-j -p <free pid>: JSON error", rc == 5 and obj.get("errno") == 3, out)
 
 
+def check_openmetrics(test, promtool):
+    """--format openmetrics -b netlink: its own test, against /proc and promtool."""
+    p = subprocess.run([sys.executable, test, TOOL, "values", "netlink"],
+                       stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                       env=dict(os.environ, TD_PROMTOOL=promtool))
+    check("--format openmetrics -b netlink (test_openmetrics.py values)", p.returncode == 0,
+          p.stdout.decode(errors="replace")[-3000:])
+
+
 def main_module():
     fixtures = spawn_fixtures()
     try:
@@ -267,6 +278,8 @@ def main_module():
         check_replay()
         check_usage_errors()
         check_no_pid(("netlink", "procfs"))
+        if len(sys.argv) > 4:
+            check_openmetrics(sys.argv[3], sys.argv[4])
     finally:
         for p in fixtures:
             p.kill()
