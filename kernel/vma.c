@@ -74,6 +74,9 @@ struct td_vma_slot {
  * @next_addr: where the next VMA of process @next_nr is looked for: the end
  *             of the last one written (0 for a process not begun)
  * @next_nr: the smallest pid not yet completely written
+ * @cur_nr: the pid of the process @next_addr belongs to...
+ * @cur_start: ...and its start time: when that process is gone (exited, or
+ *             its pid reused) by the next call, the next one begins at 0
  * @filter: TASK_DIAG_VMA_FILTER_* bits
  * @scope: TASK_DIAG_SCOPE_ALL_PROCESSES or TASK_DIAG_SCOPE_TASK
  * @err: the error td_vma_dump_start() found in the request, or 0
@@ -93,6 +96,8 @@ struct td_vma_dump {
 	unsigned long end;
 	unsigned long next_addr;
 	u32 next_nr;
+	u32 cur_nr;
+	u64 cur_start;
 	u32 filter;
 	u32 scope;
 	int err;
@@ -606,6 +611,11 @@ int td_vma_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
 	}
 	td_view_init(&view, d->subj);
 	while ((task = td_vma_next_process(d))) {
+		/* A process partly written may have exited since: not resumed into another. */
+		if (d->next_addr && (d->next_nr != d->cur_nr || task->start_time != d->cur_start))
+			d->next_addr = 0;
+		d->cur_nr = d->next_nr;
+		d->cur_start = task->start_time;
 		err = td_vma_fill(skb, d, &view, task, d->next_nr, cb);
 		put_task_struct(task);
 		if (err == -EMSGSIZE) {
