@@ -208,6 +208,22 @@ static inline char td_task_state_char(struct task_struct *t)
 }
 
 /*
+ * Is @t on a CPU? task_struct::on_cpu exists only with CONFIG_SMP (every
+ * Debian kernel); without it, say yes: ran-since then keeps every task.
+ * On SMP, on_cpu is cleared with a release (finish_task()) after the task's
+ * last accounting: the acquire orders the caller's later reads after it.
+ */
+static inline bool td_task_on_cpu(struct task_struct *t)
+{
+#ifdef CONFIG_SMP
+	/* Pairs with the smp_store_release() of finish_task(). */
+	return smp_load_acquire(&t->on_cpu);
+#else
+	return true;
+#endif
+}
+
+/*
  * Ran since @since (a local_clock() value)? @exec_start is the task's
  * se.exec_start: the scheduler's clock_task of its CPU when it was last
  * accounted (switch-in, each tick and update_curr() while it runs, and
@@ -227,22 +243,6 @@ static inline char td_task_state_char(struct task_struct *t)
  * boot, which a module cannot read (struct rq is private): every task
  * counts as ran there.
  */
-/*
- * Is @t on a CPU? task_struct::on_cpu exists only with CONFIG_SMP (every
- * Debian kernel); without it, say yes: ran-since then keeps every task.
- * On SMP, on_cpu is cleared with a release (finish_task()) after the task's
- * last accounting: the acquire orders the caller's later reads after it.
- */
-static inline bool td_task_on_cpu(struct task_struct *t)
-{
-#ifdef CONFIG_SMP
-	/* Pairs with the smp_store_release() of finish_task(). */
-	return smp_load_acquire(&t->on_cpu);
-#else
-	return true;
-#endif
-}
-
 static inline bool td_sched_ran_since(u64 exec_start, u64 since)
 {
 #if defined(CONFIG_IRQ_TIME_ACCOUNTING) || defined(CONFIG_PARAVIRT_TIME_ACCOUNTING)
