@@ -676,8 +676,10 @@ int taskdiag_diff_compute(struct taskdiag_diff *d, const struct taskdiag_sample 
 			d->appeared++;
 		}
 	}
-	memcpy(d->order, cur->order, n * sizeof(*d->order));
-	memset(d->err, TD_DERIVED_LAZY, n * TASKDIAG_DERIVED__COUNT);
+	if (n) {	/* an empty sample may have no arrays yet */
+		memcpy(d->order, cur->order, n * sizeof(*d->order));
+		memset(d->err, TD_DERIVED_LAZY, n * TASKDIAG_DERIVED__COUNT);
+	}
 	for (j = 0; j < n; j++) {	/* an invalid value is invalid at once */
 		d->err[j * TASKDIAG_DERIVED__COUNT] = -EINVAL;
 		d->vals[j * TASKDIAG_DERIVED__COUNT] = 0;

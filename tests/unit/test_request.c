@@ -114,7 +114,8 @@ static size_t build(unsigned char *buf, const void *extra, size_t extra_len)
 	memcpy(buf + off, &a, sizeof(a));
 	memcpy(buf + off + NLA_HDRLEN, &pid, 4);
 	off += NLA_ALIGN(a.nla_len);
-	memcpy(buf + off, extra, extra_len);
+	if (extra_len)
+		memcpy(buf + off, extra, extra_len);
 	return off + extra_len;
 }
 
@@ -123,7 +124,8 @@ static size_t put_attr(unsigned char *p, int type, const void *data, uint16_t le
 	struct nlattr a = { .nla_len = (uint16_t)(NLA_HDRLEN + len), .nla_type = (uint16_t)type };
 
 	memcpy(p, &a, sizeof(a));
-	memcpy(p + NLA_HDRLEN, data, len);
+	if (len)	/* a flag has no payload, and may have no pointer */
+		memcpy(p + NLA_HDRLEN, data, len);
 	memset(p + NLA_HDRLEN + len, 0, NLA_ALIGN(a.nla_len) - a.nla_len);
 	return NLA_ALIGN(a.nla_len);
 }

@@ -17,9 +17,10 @@
 
 #include "internal.h"
 
+/* v->name points into the line: it must outlive the call (until the next) */
 static void parse(const char *text, struct taskdiag_vma *v, int want)
 {
-	char line[512];
+	static char line[512];
 
 	memset(v, 0, sizeof(*v));
 	strcpy(line, text);
