@@ -387,18 +387,44 @@ void td_nl_close(struct taskdiag *td)
  * Iteration
  */
 
+void td_nl_expect_replies(struct td_nl *nl)
+{
+	nl->pending = true;
+	nl->state = TD_NL_RUNNING;
+	nl->err = 0;
+	nl->len = 0;
+	nl->off = 0;
+}
+
 void td_nl_begin(struct taskdiag_iter *it, uint32_t seq, uint16_t family)
 {
 	struct td_nl *nl = it->td->priv;
 
 	nl->seq = seq;
 	nl->family = family;
-	nl->pending = true;
-	nl->state = TD_NL_RUNNING;
-	nl->err = 0;
-	nl->len = 0;
-	nl->off = 0;
+	td_nl_expect_replies(nl);
 	it->priv = nl;
+}
+
+int td_nl_dump_msg(struct td_nl *nl, uint8_t cmd, struct nl_msg **msg)
+{
+	int err;
+
+	if (!nl->sk) {
+		err = td_nl_connect(nl);
+		if (err)
+			return err;
+	}
+	*msg = nlmsg_alloc();
+	if (!*msg)
+		return -ENOMEM;
+	if (!genlmsg_put(*msg, NL_AUTO_PORT, NL_AUTO_SEQ, nl->family, 0, NLM_F_DUMP, cmd,
+			 TASK_DIAG_FAMILY_VERSION)) {
+		nlmsg_free(*msg);
+		*msg = NULL;
+		return -ENOMEM;
+	}
+	return 0;
 }
 
 /* The request's filters and ran-since (0 or libnl's negative NLE_*). */
@@ -445,20 +471,10 @@ static int td_nl_iter_start(struct taskdiag_iter *it)
 	struct nl_msg *msg;
 	int err;
 
-	if (!nl->sk) {
-		err = td_nl_connect(nl);
-		if (err)
-			return err;
-	}
-	msg = nlmsg_alloc();
-	if (!msg)
-		return -ENOMEM;
 	/* Always a dump: the module answers the TASK scope as a dump too. */
-	if (!genlmsg_put(msg, NL_AUTO_PORT, NL_AUTO_SEQ, nl->family, 0, NLM_F_DUMP,
-			 TASK_DIAG_CMD_GET, TASK_DIAG_FAMILY_VERSION)) {
-		err = -ENOMEM;
-		goto out_free_msg;
-	}
+	err = td_nl_dump_msg(nl, TASK_DIAG_CMD_GET, &msg);
+	if (err)
+		return err;
 	err = nla_put_u32(msg, TASK_DIAG_A_TASK_SCOPE, (uint32_t)it->req.scope);
 	if (!err && it->req.pid)
 		err = nla_put_u32(msg, TASK_DIAG_A_TASK_PID, (uint32_t)it->req.pid);

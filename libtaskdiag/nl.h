@@ -74,8 +74,12 @@ TD_HIDDEN int td_nl_connect(struct td_nl *nl);
 TD_HIDDEN void td_nl_disconnect(struct td_nl *nl);
 TD_HIDDEN int td_nl_error_msg(struct taskdiag *td, const struct nlmsghdr *nlh);
 TD_HIDDEN int td_nl_done_msg(struct taskdiag *td, const struct nlmsghdr *nlh);
-/* Send a request (disconnecting on failure); nl->seq is its sequence number. */
+/* A dump request of @cmd in *@msg (connecting first if need be), for its attributes. */
 struct nl_msg;
+TD_HIDDEN int td_nl_dump_msg(struct td_nl *nl, uint8_t cmd, struct nl_msg **msg);
+/* Replies to request nl->seq are to come: reset the receive state. */
+TD_HIDDEN void td_nl_expect_replies(struct td_nl *nl);
+/* Send a request (disconnecting on failure); nl->seq is its sequence number. */
 TD_HIDDEN int td_nl_send(struct td_nl *nl, struct nl_msg *msg);
 /* The next message of request nl->seq, receiving datagrams as needed. */
 TD_HIDDEN int td_nl_next_msg(struct td_nl *nl, const struct nlmsghdr **nlh);

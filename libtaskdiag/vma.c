@@ -69,18 +69,9 @@ static int td_vma_nl_start(struct taskdiag_vma_iter *it)
 
 	if (nl->state == TD_NL_RUNNING)
 		return -EBUSY;
-	if (!nl->sk) {
-		err = td_nl_connect(nl);
-		if (err)
-			return err;
-	}
-	msg = nlmsg_alloc();
-	if (!msg)
-		return -ENOMEM;
-	err = -ENOMEM;
-	if (!genlmsg_put(msg, NL_AUTO_PORT, NL_AUTO_SEQ, nl->family, 0, NLM_F_DUMP,
-			 TASK_DIAG_CMD_GET_VMA, TASK_DIAG_FAMILY_VERSION))
-		goto out_free_msg;
+	err = td_nl_dump_msg(nl, TASK_DIAG_CMD_GET_VMA, &msg);
+	if (err)
+		return err;
 	err = nla_put_u32(msg, TASK_DIAG_A_VMA_SCOPE, it->req.pid ? TASK_DIAG_SCOPE_TASK :
 					 TASK_DIAG_SCOPE_ALL_PROCESSES);
 	if (!err && it->req.pid)
@@ -100,11 +91,7 @@ static int td_vma_nl_start(struct taskdiag_vma_iter *it)
 	err = td_nl_send(nl, msg);
 	if (err)
 		goto out_free_msg;
-	nl->pending = true;
-	nl->state = TD_NL_RUNNING;
-	nl->err = 0;
-	nl->len = 0;
-	nl->off = 0;
+	td_nl_expect_replies(nl);
 	err = 0;
 
 out_free_msg:
