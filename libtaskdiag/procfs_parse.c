@@ -410,6 +410,13 @@ static void td_pf_trim_mems(const struct td_pf_parse *px, struct td_pf_words *w)
 	w->n = n;
 }
 
+static void td_pf_unset(struct taskdiag_task *t, int item)
+{
+	const struct td_item_loc *l = &td_item_locs[item];
+
+	*td_task_maskp(t, l) &= ~(1ull << l->bit);
+}
+
 /* One status line's value (at @p, the line ends at @end). */
 static int td_pf_status_value(struct td_pf_parse *px, const struct td_pf_key *k, const char *p,
 			      const char *end)
@@ -478,8 +485,18 @@ static int td_pf_status_value(struct td_pf_parse *px, const struct td_pf_key *k,
 	default:
 		return 0;
 	}
-	if (err == -EBADMSG)
-		return 0;	/* a line we do not understand: leave it out */
+	if (err == -EBADMSG) {
+		/*
+		 * A line we do not understand: leave it out. Its array is
+		 * the one an earlier line of the same key (procfs never
+		 * prints two) set the item from, and the parse has written
+		 * over it, perhaps moved it: that item goes too.
+		 */
+		td_pf_unset(t, k->item);
+		if (k->kind == TD_ST_GROUPS)
+			td_pf_unset(t, TASKDIAG_ITEM_CRED_NGROUPS);
+		return 0;
+	}
 	if (err)
 		return err;
 	td_task_set_blob(t, k->item, w->w, (uint32_t)(w->n * sizeof(uint32_t)));

@@ -147,6 +147,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 #else /* TD_FUZZ_SEED_MAIN: write the seed corpus */
 
+#define TD_SEED_10 "1 1 1 1 1 1 1 1 1 1 "
+#define TD_SEED_70 TD_SEED_10 TD_SEED_10 TD_SEED_10 TD_SEED_10 TD_SEED_10 TD_SEED_10 TD_SEED_10
+#define TD_SEED_10_HEX "1,1,1,1,1,1,1,1,1,1,"
+#define TD_SEED_70_HEX TD_SEED_10_HEX TD_SEED_10_HEX TD_SEED_10_HEX TD_SEED_10_HEX \
+	TD_SEED_10_HEX TD_SEED_10_HEX TD_SEED_10_HEX
+
 static const struct {
 	const char *name;
 	unsigned char kind;
@@ -166,6 +172,14 @@ static const struct {
 		       "Seccomp_filters:\t1\nCpus_allowed:\tffffffff,00000003\n"
 		       "Mems_allowed:\t00000000,00000001\nvoluntary_ctxt_switches:\t5\n"
 		       "nonvoluntary_ctxt_switches:\t6\n" },
+	/*
+	 * Lines repeated, the second one not understood after more numbers
+	 * than the first's array holds: the item must not keep pointing at
+	 * the array the second parse moved.
+	 */
+	{ "status-repeat", 1, "NSpid:\t42\t7\t1\nGroups:\t4 24\nCpus_allowed:\t3\n"
+			      "NSpid:\t" TD_SEED_70 "x\nGroups:\t" TD_SEED_70 "x\n"
+			      "Cpus_allowed:\t" TD_SEED_70_HEX "x\n" },
 	{ "statm", 2, "2000 1000 500 10 0 300 0\n" },
 	{ "io", 3, "rchar: 1\nwchar: 2\nsyscr: 3\nsyscw: 4\nread_bytes: 4096\n"
 		   "write_bytes: 8192\ncancelled_write_bytes: 0\n" },

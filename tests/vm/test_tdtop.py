@@ -24,6 +24,7 @@ processes that burn 30 % and 60 % of a CPU (busy for that share of every
   within PAIR_TOL points of each other, and tdtop within TOL points of the
   fixture's share whenever top is (the tolerance both must meet; when top
   is not, the guest did not get the share and only the pair is checked);
+  a miss is measured again, up to three times in all;
 - memory columns of tasks that are not fixtures may move between the runs:
   top runs again after tdtop; where top's two runs agree, tdtop must show
   the same value;
@@ -270,7 +271,16 @@ def main():
                 fail("only %d tasks compared" % n)
         skip = {os.getpid()}
         with_retries(processes, fixtures)
-        check_cpu_side_by_side(tdtop, backend, busy)
+        # The duty fixtures' share depends on the host's load at that moment
+        # (TCG), and the two tools sample a few ms apart: a miss is measured
+        # again, up to three times. A wrong %CPU in tdtop misses every time.
+        for i in range(3):
+            before = len(failures)
+            check_cpu_side_by_side(tdtop, backend, busy)
+            if len(failures) == before or i == 2:
+                break
+            print("retry: %%CPU side by side (%d)" % (i + 1))
+            del failures[before:]
 
         def threads():
             top_out = run([TOP, "-b", "-H", "-n", "1"])
