@@ -62,7 +62,9 @@ STATUS_NS = {"NStgid": "ns_tgid", "NSpid": "ns_pid", "NSpgid": "ns_pgid", "NSsid
 
 
 def _read(path, mode="r"):
-    with open(path, mode) as f:
+    # A comm or a Name: line need not be UTF-8: decoded as tdnl.py decodes
+    # the module's strings (errors="replace"), so that the two compare.
+    with open(path, mode, **({} if "b" in mode else {"errors": "replace"})) as f:
         return f.read()
 
 
