@@ -428,6 +428,9 @@ static int one_task(const struct taskdiag_task *t, void *arg)
 	/* threads: a process's own line has whole-process values, as in ps */
 	if (r->threads && (taskdiag_task_pid(t) == taskdiag_task_tgid(t)) != r->leaders)
 		return 0;
+	/* only its pid: ps cannot read its stat either and skips it */
+	if (!taskdiag_task_has(t, TASKDIAG_ITEM_BASE_COMM))
+		return 0;
 	if (!selected(r, t))
 		return 0;
 	r->listed++;
@@ -696,10 +699,13 @@ static uint32_t groups_needed(const struct run *r)
 	uint32_t g = TASKDIAG_GROUP_BASE | TASKDIAG_GROUP_CRED;
 	size_t i;
 
+	/*
+	 * base always: a record without it is a task the reader's /proc
+	 * lists but will not open (hidepid=noaccess), which ps leaves out
+	 * (one_task()).
+	 */
 	if (o->all && !o->running_only && !o->tree && !o->negate)
-		g = 0;
-	if (o->tree)
-		g |= TASKDIAG_GROUP_BASE;
+		g = TASKDIAG_GROUP_BASE;
 	for (i = 0; i < o->ncols; i++)
 		g |= o->col[i].sp->groups;
 	for (i = 0; i < o->nsort; i++)

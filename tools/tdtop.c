@@ -235,6 +235,9 @@ int tdtop_refresh(struct tdtop *tt)
 		struct tdtop_row *r = &tt->rows[tt->nrows];
 		double cpu = 0;
 
+		/* only its pid (hidepid=noaccess): top cannot read it either */
+		if (!taskdiag_task_has(t, TASKDIAG_ITEM_BASE_COMM))
+			continue;
 		r->t = t;
 		r->pid = taskdiag_task_pid(t);
 		r->euid = (uid_t)get_u64(t, TASKDIAG_ITEM_CRED_EUID);

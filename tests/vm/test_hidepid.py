@@ -255,6 +255,44 @@ def main():
             check("libtaskdiag's taskdiag_set_procfs() sends procfs-fd: only what the "
                   "hidepid=2 instance lists", ok, str(res))
 
+        # tdps and tdtop list what ps and top list: under hidepid=1 the
+        # tasks /proc lists but will not open are left out by both.
+        if "--tdps" in sys.argv:
+            tdps = sys.argv[sys.argv.index("--tdps") + 1]
+            tdtop = sys.argv[sys.argv.index("--tdtop") + 1]
+
+            def first_column(argv, skip_to=None):
+                out = subprocess.run(argv, capture_output=True, text=True, check=True).stdout
+                if skip_to is not None:    # top -b: the rows after the header
+                    out = out.split(skip_to, 1)[1]
+                return sorted({int(line.split()[0]) for line in out.splitlines()
+                               if line.strip()})
+
+            def tools_noaccess():
+                private_proc("hidepid=1")
+                drop_to(NOBODY, [])
+                top = ["top", "-b", "-n", "1", "-w", "200"]
+                return (first_column(["ps", "-e", "-o", "pid="]),
+                        first_column([tdps, "-e", "-o", "pid=", "--backend", "netlink"]),
+                        first_column(["ps", "-e", "-o", "pid="]),
+                        first_column(top, "COMMAND\n"),
+                        first_column([tdtop, "-b", "-n", "1", "--backend", "netlink"],
+                                     "COMMAND\n"),
+                        first_column(top, "COMMAND\n"))
+            res = in_child(tools_noaccess)
+            ok = res[0] != "error"
+            if ok:
+                for what, (b, got, a) in (("tdps", res[0:3]), ("tdtop", res[3:6])):
+                    # each listing has its own tool's pid, which the others lack
+                    b, got, a = set(b), set(got), set(a)
+                    if not b & a <= got or len(got - (b | a)) > 1 or root_sleeper in got:
+                        ok = False
+                        print("%s: %s; ps/top listed %s and %s" % (what, sorted(got),
+                                                                   sorted(b), sorted(a)))
+            check("hidepid=1, uid 65534: tdps -e and tdtop -b list what ps -e and top -b "
+                  "list (not the tasks /proc lists but will not open)", ok,
+                  "" if ok else str(res)[:300])
+
         # No procfs at /proc: refused with a message; a procfs-fd still works.
         def no_proc():
             private_proc("hidepid=0", target="/mnt")
