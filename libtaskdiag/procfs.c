@@ -100,6 +100,7 @@ struct td_pf_iter {
 	bool thread_paths;	/* open TGID/task/TID rather than PID */
 	struct td_pf_buf stat, status, small, cmdline;
 	struct td_pf_parse px;	/* the parsers' state (procfs.h) */
+	struct td_pf_filter filter; /* the request's filters (procfs_filter.c) */
 	char *dents;
 };
 
@@ -225,7 +226,8 @@ static int td_pf_fill(struct taskdiag_iter *it, struct td_pf_iter *pi, int dirfd
 	st.n = 0;
 	st.comm = NULL;
 	st.comm_len = 0;
-	need_stat = (groups & TD_GROUPS_STAT_FILE) || scope == TASKDIAG_SCOPE_CHILDREN;
+	need_stat = (groups & TD_GROUPS_STAT_FILE) || scope == TASKDIAG_SCOPE_CHILDREN ||
+		    pi->filter.comm;
 	if (need_stat) {
 		n = td_pf_read(dirfd, "stat", &pi->stat, 0);
 		if (n < 0)
@@ -240,16 +242,26 @@ static int td_pf_fill(struct taskdiag_iter *it, struct td_pf_iter *pi, int dirfd
 		if (scope == TASKDIAG_SCOPE_CHILDREN &&
 		    (st.n <= TD_SF_PPID || st.f[TD_SF_PPID] != (uint64_t)it->req.pid))
 			return 0;
+		if (!td_pf_filter_comm(&pi->filter, st.comm, st.comm_len - 1,
+				       st.n > TD_SF_FLAGS ? st.f[TD_SF_FLAGS] : 0))
+			return 0;
 	}
 
-	if ((groups & TD_GROUPS_STATUS_FILE) || scope == TASKDIAG_SCOPE_TASK) {
+	if ((groups & TD_GROUPS_STATUS_FILE) || scope == TASKDIAG_SCOPE_TASK ||
+	    pi->filter.nuids || pi->filter.neuids) {
 		n = td_pf_read(dirfd, "status", &pi->status, 0);
 		if (n < 0)
 			return td_pf_gone((int)n) ? 0 : (int)n;
+		if (!td_pf_filter_ids(&pi->filter, pi->status.p, (size_t)n))
+			return 0;
 		err = td_pf_parse_status(&pi->px, pi->status.p, (size_t)n, &tgid);
 		if (err)
 			return err;
 	}
+
+	err = td_pf_filter_cgroup(&pi->filter, dirfd);
+	if (err <= 0)
+		return td_pf_gone(err) || !err ? 0 : err;
 
 	if (groups & TASKDIAG_GROUP_STATM) {
 		n = td_pf_read(dirfd, "statm", &pi->small, 0);
@@ -516,6 +528,7 @@ static void td_pf_iter_free(struct td_pf_iter *pi)
 	free(pi->cmdline.p);
 	td_pf_parse_free(&pi->px);
 	free(pi->dents);
+	td_pf_filter_free(&pi->filter);
 	free(pi);
 }
 
@@ -533,12 +546,6 @@ static int td_pf_iter_start(struct taskdiag_iter *it)
 	struct td_pf_iter *pi;
 	int err;
 
-	if (td_req_has_filters(&it->req)) {
-		static const char msg[] = "filters and ran-since need the task_diag module";
-
-		td_set_extack(it->td, msg, strlen(msg));
-		return -EOPNOTSUPP;
-	}
 	switch (scope) {
 	case TASKDIAG_SCOPE_ALL_PROCESSES:
 	case TASKDIAG_SCOPE_ALL_THREADS:
@@ -562,6 +569,10 @@ static int td_pf_iter_start(struct taskdiag_iter *it)
 	    td_pf_words_reserve(&pi->px.cpus, 64) || td_pf_words_reserve(&pi->px.mems, 64) ||
 	    td_pf_words_reserve(&pi->px.groups_w, 64))
 		goto err_free;
+	err = td_pf_filter_init(&pi->filter, it->td, &it->req);
+	if (err)
+		goto err_free;
+	err = -ENOMEM;
 	pi->px.t = &it->task;
 	pi->px.groups = it->req.groups;
 	pi->px.tick_ns = pf->tick_ns;
@@ -625,6 +636,8 @@ static int td_pf_iter_next(struct taskdiag_iter *it)
 		const struct td_pf_ent *e = &pi->ents[pi->pos++];
 		int dirfd, ret;
 
+		if (!td_pf_filter_pid(&pi->filter, e->pid))
+			continue;
 		if (pi->thread_paths)
 			td_pf_path(path, e->tgid, e->pid);
 		else

@@ -40,6 +40,7 @@ enum {
 	TD_SF_PPID = 1,
 	TD_SF_PGID = 2,
 	TD_SF_SID = 3,
+	TD_SF_FLAGS = 6,
 	TD_SF_START_CODE = 23,
 	TD_SF_END_CODE = 24,
 	TD_SF_WCHAN = 32,
@@ -65,6 +66,36 @@ struct td_pf_parse {
 	struct td_pf_words cpus, mems, groups_w;
 	struct td_pf_words ns[TD_PF_NS_LINES];
 };
+
+/*
+ * struct td_pf_filter - a request's filters on the procfs backend
+ * (procfs_filter.c): sorted copies of the id arrays, the comm, and the
+ * cgroup as a path of the reader's cgroup namespace (NULL: no filter)
+ */
+struct td_pf_filter {
+	uint32_t *pids, *uids, *euids;
+	size_t npids, nuids, neuids;
+	const char *comm;
+	size_t comm_len;
+	char *cgroup;
+	size_t cgroup_len;
+};
+
+/*
+ * td_pf_filter_init(): 0, -EINVAL (a bad filter), -ENOENT (no such
+ * cgroup), -EOPNOTSUPP or -ENOMEM, with the extack message set on @td.
+ * The tests: pid (true to keep it); comm from stat with its flags; the
+ * ids from status's text; the cgroup from the directory's cgroup file (1
+ * keep, 0 leave out, or a negative errno of the read).
+ */
+TD_HIDDEN int td_pf_filter_init(struct td_pf_filter *f, struct taskdiag *td,
+				const struct taskdiag_request *req);
+TD_HIDDEN void td_pf_filter_free(struct td_pf_filter *f);
+TD_HIDDEN bool td_pf_filter_pid(const struct td_pf_filter *f, pid_t pid);
+TD_HIDDEN bool td_pf_filter_comm(const struct td_pf_filter *f, const char *name, size_t len,
+				 uint64_t flags);
+TD_HIDDEN bool td_pf_filter_ids(const struct td_pf_filter *f, const char *status, size_t len);
+TD_HIDDEN int td_pf_filter_cgroup(const struct td_pf_filter *f, int dirfd);
 
 TD_HIDDEN int td_pf_words_reserve(struct td_pf_words *w, size_t n);
 TD_HIDDEN void td_pf_parse_free(struct td_pf_parse *px);

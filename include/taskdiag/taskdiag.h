@@ -261,9 +261,12 @@ struct taskdiag_iter;
  * three): the kernel-side filters and "ran since" of the module, all
  * of which must match (AND). A zero, NULL or 0-count member is no filter.
  * Arrays and strings are read when the iteration starts and must stay
- * valid until it ends. With the procfs backend any of them is
- * -EOPNOTSUPP. See the module's documentation for the exact meaning; in
- * short:
+ * valid until it ends. The procfs backend applies the filters itself
+ * (a library older than this refused them there with -EOPNOTSUPP): the same
+ * selection from each task's stat, status and cgroup files; a cgroup_id
+ * needs the unified hierarchy mounted at /sys/fs/cgroup (else
+ * -EOPNOTSUPP), and ran_since keeps every task. See the module's
+ * documentation for the exact meaning; in short:
  * @pids: keep tasks whose pid (a thread's in thread scopes) is listed
  * @uids, @euids: keep tasks whose real / effective uid (as ids are shown,
  *                in the opening process's user namespace) is listed

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
  * The request members of 0.4 (filters, ran-since) on the host: what the
- * library refuses before asking the kernel, the procfs backend's refusal,
+ * library refuses before asking the kernel, the filters on the procfs
+ * backend (against the same selection made from full dumps),
  * the decoding of next-ran-since and ran-since-idle, and the ABI promise
  * that a program built against the 0.1 header (a three-member struct
  * taskdiag_request) still works: its symbol versions read no byte past the
@@ -10,6 +11,7 @@
  * Usage: test_request LIBTASKDIAG_SO (the shared library, for dlvsym()).
  */
 #include <dlfcn.h>
+#include <inttypes.h>
 #include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -18,6 +20,8 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
+#include <sys/vfs.h>
 #include <unistd.h>
 
 #include <cmocka.h>
@@ -71,31 +75,180 @@ static void test_bad_members(void **state)
 	taskdiag_close(td);
 }
 
-/* The procfs backend cannot filter: each member alone is -EOPNOTSUPP, explained. */
-static void test_procfs_refuses_filters(void **state)
+/*
+ * The pids (and each record's uid and comm) of @req on the procfs backend;
+ * returns the count, or a negative errno.
+ */
+#define MAXREC 65536
+struct rec {
+	pid_t pid;
+	uint64_t uid;
+	char comm[16];
+};
+static struct rec before[MAXREC], got[MAXREC], after[MAXREC];
+
+static int collect(struct taskdiag *td, const struct taskdiag_request *req, struct rec *out)
 {
-	static const uint32_t one[] = { 1 };
+	const struct taskdiag_task *t;
+	struct taskdiag_iter *it;
+	int n = 0, ret;
+
+	ret = taskdiag_iter_start(td, req, &it);
+	if (ret)
+		return ret;
+	while ((ret = taskdiag_iter_next(it, &t)) == 1 && n < MAXREC) {
+		const char *comm = "";
+
+		out[n].pid = taskdiag_task_pid(t);
+		out[n].uid = UINT64_MAX;
+		taskdiag_task_get_u64(t, TASKDIAG_ITEM_CRED_UID, &out[n].uid);
+		taskdiag_task_get_string(t, TASKDIAG_ITEM_BASE_COMM, &comm);
+		snprintf(out[n].comm, sizeof(out[n].comm), "%s", comm);
+		n++;
+	}
+	taskdiag_iter_end(it);
+	return ret < 0 ? ret : n;
+}
+
+static const struct rec *find(const struct rec *r, int n, pid_t pid)
+{
+	for (int i = 0; i < n; i++)
+		if (r[i].pid == pid)
+			return &r[i];
+	return NULL;
+}
+
+/*
+ * A filtered procfs dump against the same selection made here from full
+ * dumps before and after it: a task in both with the same uid and comm
+ * is in the filtered one exactly when @match says; every task of the
+ * filtered one matches by its own values. Returns how many matched.
+ */
+static int check_filter(struct taskdiag *td, const char *what, struct taskdiag_request *req,
+			bool (*match)(const struct rec *r, const void *arg), const void *arg)
+{
+	struct taskdiag_request full = { .groups = TASKDIAG_GROUP_BASE | TASKDIAG_GROUP_CRED };
+	int nb, ng, na, want = 0;
+
+	req->groups = full.groups;
+	nb = collect(td, &full, before);
+	ng = collect(td, req, got);
+	na = collect(td, &full, after);
+	if (nb <= 0 || ng < 0 || na <= 0)
+		fail_msg("%s: dumps failed (%d, %d, %d): %s", what, nb, ng, na,
+			 taskdiag_extack(td) ? taskdiag_extack(td) : "");
+	for (int i = 0; i < ng; i++)
+		if (!match(&got[i], arg))
+			fail_msg("%s: pid %d (uid %" PRIu64 ", %s) does not match", what, got[i].pid,
+				 got[i].uid, got[i].comm);
+	for (int i = 0; i < nb; i++) {
+		const struct rec *a = find(after, na, before[i].pid);
+
+		if (!a || a->uid != before[i].uid || strcmp(a->comm, before[i].comm) ||
+		    !match(&before[i], arg))
+			continue;
+		want++;
+		if (!find(got, ng, before[i].pid))
+			fail_msg("%s: pid %d matches but is missing", what, before[i].pid);
+	}
+	return want;
+}
+
+static bool match_pids(const struct rec *r, const void *arg)
+{
+	const uint32_t *p = arg;
+
+	return r->pid == (pid_t)p[0] || r->pid == (pid_t)p[1] || r->pid == (pid_t)p[2];
+}
+
+static bool match_uid(const struct rec *r, const void *arg)
+{
+	return r->uid == *(const uint64_t *)arg;
+}
+
+static bool match_comm(const struct rec *r, const void *arg)
+{
+	return !strcmp(r->comm, arg);
+}
+
+static bool match_any(const struct rec *r, const void *arg)
+{
+	(void)r;
+	(void)arg;
+	return true;
+}
+
+static bool match_none(const struct rec *r, const void *arg)
+{
+	(void)r;
+	(void)arg;
+	return false;
+}
+
+/* The procfs backend applies the filters itself, as the module would. */
+static void test_procfs_filters(void **state)
+{
+	uint32_t mine[3] = { 1, (uint32_t)getpid(), 3999999 }, uid = (uint32_t)getuid();
+	uint64_t uid64 = uid;
+	uint32_t nouid = 4242, me = (uint32_t)getpid();
 	struct taskdiag *td = open_procfs();
-	const struct taskdiag_request reqs[] = {
-		{ .npids = 1, .pids = one },
-		{ .nuids = 1, .uids = one },
-		{ .neuids = 1, .euids = one },
-		{ .cgroup_id = 1 },
-		{ .cgroup_path = "/" },
-		{ .comm = "init" },
-		{ .flags = TASKDIAG_REQ_RAN_SINCE },
-	};
-	const struct taskdiag_request plain = { .scope = TASKDIAG_SCOPE_TASK, .pid = getpid() };
+	struct taskdiag_request r;
+	char comm[16] = "";
+	struct statfs sfs;
+	struct stat st;
+	FILE *f;
 
 	(void)state;
-	for (size_t i = 0; i < sizeof(reqs) / sizeof(reqs[0]); i++) {
-		if (start(td, &reqs[i]) != -EOPNOTSUPP)
-			fail_msg("procfs request %zu not refused", i);
-		assert_non_null(taskdiag_extack(td));
-		assert_non_null(strstr(taskdiag_extack(td), "module"));
+	f = fopen("/proc/self/comm", "r");
+	assert_non_null(f);
+	assert_non_null(fgets(comm, sizeof(comm), f));
+	fclose(f);
+	comm[strcspn(comm, "\n")] = '\0';
+
+	r = (struct taskdiag_request){ .npids = 3, .pids = mine };
+	assert_true(check_filter(td, "pids", &r, match_pids, mine) >= 1);
+	assert_non_null(find(got, collect(td, &r, got), getpid()));
+	r = (struct taskdiag_request){ .scope = TASKDIAG_SCOPE_ALL_THREADS, .npids = 1, .pids = &me };
+	assert_int_equal(collect(td, &r, got), 1);
+	r = (struct taskdiag_request){ .nuids = 1, .uids = &uid };
+	assert_true(check_filter(td, "uid", &r, match_uid, &uid64) >= 1);
+	r = (struct taskdiag_request){ .neuids = 1, .euids = &uid };
+	assert_true(check_filter(td, "euid", &r, match_uid, &uid64) >= 1);
+	r = (struct taskdiag_request){ .comm = comm };
+	assert_true(check_filter(td, "comm", &r, match_comm, comm) >= 1);
+	r = (struct taskdiag_request){ .comm = comm, .nuids = 1, .uids = &nouid };
+	check_filter(td, "comm and a uid no task has", &r, match_none, NULL);
+	r = (struct taskdiag_request){ .cgroup_path = "/" };
+	assert_true(check_filter(td, "cgroup /", &r, match_any, NULL) > 1);
+	r = (struct taskdiag_request){ .flags = TASKDIAG_REQ_RAN_SINCE };
+	assert_true(check_filter(td, "ran-since 0 keeps every task", &r, match_any, NULL) > 1);
+
+	/* The id of the cgroup2 root: every task; elsewhere not supported, said so. */
+	r = (struct taskdiag_request){ .cgroup_id = 1 };
+	if (statfs("/sys/fs/cgroup", &sfs) == 0 && (unsigned long)sfs.f_type == 0x63677270 &&
+	    stat("/sys/fs/cgroup", &st) == 0) {
+		r.cgroup_id = st.st_ino;
+		assert_true(check_filter(td, "cgroup id of the root", &r, match_any, NULL) > 1);
+	} else {
+		assert_int_equal(start(td, &r), -EOPNOTSUPP);
+		assert_non_null(strstr(taskdiag_extack(td), "cgroup"));
 	}
-	/* Control: without them the same handle works. */
-	assert_int_equal(start(td, &plain), 0);
+
+	/* What the module refuses with EINVAL, the backend refuses too, explained. */
+	{
+		const struct taskdiag_request bad[] = {
+			{ .comm = "" },
+			{ .comm = "sixteen-bytes-xx" },
+			{ .cgroup_path = "relative" },
+			{ .cgroup_path = "/", .cgroup_id = 1 },
+		};
+
+		for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+			if (start(td, &bad[i]) != -EINVAL)
+				fail_msg("bad procfs filter %zu accepted", i);
+			assert_non_null(taskdiag_extack(td));
+		}
+	}
 	taskdiag_close(td);
 }
 
@@ -252,7 +405,7 @@ int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_bad_members),
-		cmocka_unit_test(test_procfs_refuses_filters),
+		cmocka_unit_test(test_procfs_filters),
 		cmocka_unit_test(test_decode_stamp_and_idle),
 		cmocka_unit_test(test_v1_versions_read_only_the_old_struct),
 	};

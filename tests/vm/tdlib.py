@@ -3,8 +3,8 @@
 library itself (hidepid's procfs-fd, the sampling API's ran-since)."""
 import ctypes
 
-BACKEND_NETLINK = 1
-SCOPE_ALL_PROCESSES = 1
+BACKEND_NETLINK, BACKEND_PROCFS = 1, 2
+SCOPE_ALL_PROCESSES, SCOPE_ALL_THREADS = 1, 2
 GROUP_BASE, GROUP_STATUS = 1 << 0, 1 << 4
 
 

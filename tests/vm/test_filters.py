@@ -14,6 +14,9 @@ filter-uid, filter-euid, filter-comm, filter-cgroup-path and -id (as root:
 a cgroup2 mount with fixtures in a/ and a/b/; unprivileged: the root
 cgroup), and combinations (AND), in process and thread scopes.
 
+The same filters on libtaskdiag's procfs backend (which applies them in
+user space) must give the same selection.
+
 Ran since: fixtures that stay asleep, that are woken between two samples
 (each acknowledges having run), that exit between them, one that spins,
 and a two-threaded process whose second thread alone is woken. The second
@@ -69,28 +72,74 @@ def u32s(vals):
     return struct.pack("=%dI" % len(vals), *vals)
 
 
+class Filt(bytes):
+    """A filter's attributes, and the same filter as libtaskdiag request members."""
+    def __new__(cls, data, members):
+        o = bytes.__new__(cls, data)
+        o.members = members
+        return o
+
+    def __add__(self, other):
+        return Filt(bytes(self) + bytes(other), {**self.members, **getattr(other, "members", {})})
+
+
 def f_pid(pids):
-    return tdnl.nla(A["FILTER_PID"], u32s(pids))
+    return Filt(tdnl.nla(A["FILTER_PID"], u32s(pids)), {"pids": pids})
 
 
 def f_uid(uids):
-    return tdnl.nla(A["FILTER_UID"], u32s(uids))
+    return Filt(tdnl.nla(A["FILTER_UID"], u32s(uids)), {"uids": uids})
 
 
 def f_euid(uids):
-    return tdnl.nla(A["FILTER_EUID"], u32s(uids))
+    return Filt(tdnl.nla(A["FILTER_EUID"], u32s(uids)), {"euids": uids})
 
 
 def f_comm(comm):
-    return tdnl.nla(A["FILTER_COMM"], comm.encode() + b"\0")
+    return Filt(tdnl.nla(A["FILTER_COMM"], comm.encode() + b"\0"), {"comm": comm})
 
 
 def f_cgpath(path):
-    return tdnl.nla(A["FILTER_CGROUP_PATH"], path.encode() + b"\0")
+    return Filt(tdnl.nla(A["FILTER_CGROUP_PATH"], path.encode() + b"\0"),
+                {"cgroup_path": path})
 
 
 def f_cgid(cid):
-    return tdnl.nla(A["FILTER_CGROUP_ID"], struct.pack("=Q", cid))
+    return Filt(tdnl.nla(A["FILTER_CGROUP_ID"], struct.pack("=Q", cid)), {"cgroup_id": cid})
+
+
+def procfs_pids(scope, members):
+    """The pids libtaskdiag's procfs backend gives for a request with these
+    filters (the backend does in user space what the module does)."""
+    lib = tdlib.load(sys.argv[1])
+    lib.taskdiag_iter_start.argtypes = [ctypes.c_void_p, ctypes.c_void_p, ctypes.c_void_p]
+    lib.taskdiag_iter_next.argtypes = [ctypes.c_void_p, ctypes.c_void_p]
+    lib.taskdiag_iter_end.argtypes = [ctypes.c_void_p]
+    td, it, t = ctypes.c_void_p(), ctypes.c_void_p(), ctypes.c_void_p()
+    if lib.taskdiag_open(ctypes.byref(td), tdlib.BACKEND_PROCFS):
+        return None
+    keep = []
+    req = tdlib.Request(scope=tdlib.SCOPE_ALL_PROCESSES if scope == "all_processes" else
+                        tdlib.SCOPE_ALL_THREADS, groups=tdlib.GROUP_BASE)
+    for name in ("pids", "uids", "euids"):
+        if name in members:
+            arr = (ctypes.c_uint32 * len(members[name]))(*members[name])
+            keep.append(arr)
+            setattr(req, name, ctypes.cast(arr, ctypes.c_void_p))
+            setattr(req, "n" + name, len(members[name]))
+    if "comm" in members:
+        req.comm = members["comm"].encode()
+    if "cgroup_path" in members:
+        req.cgroup_path = members["cgroup_path"].encode()
+    req.cgroup_id = members.get("cgroup_id", 0)
+    pids = set()
+    err = lib.taskdiag_iter_start(td, ctypes.byref(req), ctypes.byref(it))
+    if err == 0:
+        while lib.taskdiag_iter_next(it, ctypes.byref(t)) == 1:
+            pids.add(lib.taskdiag_task_pid(t))
+        lib.taskdiag_iter_end(it)
+    lib.taskdiag_close(td)
+    return pids if err == 0 else "error %d" % err
 
 
 def f_since(stamp, idle=False):
@@ -151,7 +200,7 @@ def compare(name, scope, payload, pred, cgroups=False):
     c = tdnl.Client()
     sc = tdnl.SCOPE[scope]
     before = {t["pid"]: t for t in c.request(scope=sc, show=SHOW)}
-    got = c.request(scope=sc, show=SHOW, raw_attrs=payload)
+    got = c.request(scope=sc, show=SHOW, raw_attrs=bytes(payload))
     after = {t["pid"]: t for t in c.request(scope=sc, show=SHOW)}
     c.close()
     cg = {}
@@ -170,6 +219,24 @@ def compare(name, scope, payload, pred, cgroups=False):
         bad.append("matching pids missing: %s" % missing[:10])
     check("%s [%s]" % (name, scope), not bad and (len(want) > 0 or name.startswith("none")),
           "; ".join(bad) or "%d of %d tasks" % (len(got), len(stable)))
+    if not isinstance(payload, Filt):
+        return
+    # The same filter on the procfs backend: the same selection.
+    pgot = procfs_pids(scope, payload.members)
+    if not isinstance(pgot, set):
+        check("%s [%s, procfs backend]" % (name, scope), False, str(pgot))
+        return
+    for pid in pgot - set(cg):
+        if cgroups:
+            cg[pid] = cgroup_of(pid)
+    bad = ["pid %d matches not" % p for p in sorted(pgot)
+           if p in before and p in after and p in stable and not pred(before[p], cg.get(p))]
+    bad += ["pid %d unknown to the dumps" % p for p in sorted(pgot - set(before) - set(after))
+            if os.path.exists("/proc/%d" % p) and p != os.getpid()]
+    missing = sorted(want - pgot)
+    if missing:
+        bad.append("matching pids missing: %s" % missing[:10])
+    check("%s [%s, procfs backend]" % (name, scope), not bad, "; ".join(bad[:5]))
 
 
 def filter_cases(me, fixtures, cg):
@@ -191,6 +258,17 @@ def filter_cases(me, fixtures, cg):
         if not proc:
             compare("filter-comm tdfilt-thread (a thread's own comm)", scope,
                     f_comm("tdfilt-thread"), lambda t, _: t["base"]["comm"] == "tdfilt-thread")
+        # Kernel threads: a workqueue worker (procfs appends its workqueue to
+        # the name) and one whose name task->comm cuts at 15 bytes, by the
+        # module's comm (tdnl.py shows it as the module sends it).
+        c = tdnl.Client()
+        comms = sorted({t["base"]["comm"] for t in c.request(scope=tdnl.SCOPE[scope], show=SHOW)
+                        if t.get("cred", {}).get("uid") == 0})
+        c.close()
+        for kc in ([x for x in comms if x.startswith("kworker/")][:1] +
+                   [x for x in comms if len(x) == 15][:1]):
+            compare("filter-comm %s (a kernel thread)" % kc, scope, f_comm(kc),
+                    lambda t, _, kc=kc: t["base"]["comm"] == kc)
         compare("filter-comm and filter-uid [%d]" % uid, scope, f_comm(COMM) + f_uid([uid]),
                 lambda t, _: t["base"]["comm"] == COMM and t["cred"]["uid"] == uid)
         compare("filter-cgroup-path /", scope, f_cgpath("/"),
