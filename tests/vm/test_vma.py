@@ -36,7 +36,10 @@ starts a population of its own):
   each lock drop).
 
 With --quick: no 65,000-VMA process (the other kernels' run, where the
-names, flags and permissions are what differs).
+names, flags and permissions are what differs). With --lib-query PATH
+(vma_lib): libtaskdiag's address query on netlink and procfs (the
+PROCMAP_QUERY ioctl where the kernel has it, maps's text) against tdnl's;
+--lib implies it.
 
 With --lib and --tda (root and nobody): libtaskdiag's VMA iterator on the
 netlink backend and on the procfs backend give the same records as
@@ -67,6 +70,7 @@ PAGE = os.sysconf("SC_PAGE_SIZE")
 results = []
 notes = []
 QUICK = [False]
+LIBQ = [None]      # --lib-query: vma_lib for the query's checks alone
 
 
 def check(name, ok, detail=""):
@@ -706,6 +710,34 @@ def lib_backends(lib, who, pids_):
 BACKEND_FLAGS = {"netlink": (1 << 64) - 1, "procfs": 0x87}
 
 
+def lib_query(lib, who, pid):
+    """libtaskdiag's address query, netlink and procfs (PROCMAP_QUERY where
+    the kernel has it, and maps's text), against tdnl's query."""
+    c = tdnl.Client()
+    addrs = probe_addrs(maps_spans(read_maps(pid)), False)
+    for fl in (0, tdnl.VMA_FILTER["file_backed"], tdnl.VMA_FILTER["exec"]):
+        want = query(c, pid, addrs, fl or None)
+        for backend, arg in (("netlink", ""), ("procfs", ""), ("procfs", ",text")):
+            out = subprocess.run([lib, "query", backend, str(pid), "%d%s" % (fl, arg)] +
+                                 ["%x" % a for a in addrs], capture_output=True, text=True)
+            m = BACKEND_FLAGS[backend]
+            exp = ["%x %s" % (a, "%x %x %x %d %x %x %x %s" % (
+                v["start"], v["end"], v["offset"], v["inode"], v["dev_major"], v["dev_minor"],
+                v["flags"] & m, v.get("name", "")) if v else "none") for a, v in want]
+            got = out.stdout.splitlines()
+            check("%s: libtaskdiag's query, %s%s, filter %d, pid %d: tdnl's answers"
+                  % (who, backend, arg or (" (PROCMAP_QUERY)" if backend == "procfs" and
+                                           has_procmap_query() else ""), fl, pid),
+                  out.returncode == 0 and got == exp,
+                  "%d of %d lines%s" % (sum(a == b for a, b in zip(got, exp)), len(exp),
+                                        "; " + out.stderr.strip() if out.returncode else ""))
+    out = subprocess.run([lib, "query", "procfs", "4000000", "0", "0"], capture_output=True,
+                         text=True)
+    check("%s: libtaskdiag's query on procfs for no process fails" % who,
+          out.returncode == 1 and "no such process" in out.stderr, out.stderr.strip())
+    c.close()
+
+
 def pmap_compare(tda, who, pid):
     """task_diag_all --maps against pmap -x: address, kbytes, mode, mapping."""
     p = subprocess.run(["pmap", "-x", str(pid)], capture_output=True, text=True)
@@ -739,6 +771,8 @@ def run(who, tmp, lib, tda, extra_focus=(), unreadable_pids=()):
         unreadable(c, who, pid)
     if lib:
         lib_backends(lib, who, [pop.pid] + list(extra_focus[:1]))
+    if lib or LIBQ[0]:
+        lib_query(lib or LIBQ[0], who, pop.pid)
     if tda:
         pmap_compare(tda, who, pop.pid)
     c.close()
@@ -757,6 +791,8 @@ def main(argv):
     if "--tda" in argv:
         tda = argv[argv.index("--tda") + 1]
     QUICK[0] = "--quick" in argv
+    if "--lib-query" in argv:
+        LIBQ[0] = argv[argv.index("--lib-query") + 1]
     if "--user-part" in argv:
         tmp = argv[argv.index("--user-part") + 1]
         roots = [int(x) for x in argv[argv.index("--root-pids") + 1].split(",")]
@@ -802,6 +838,8 @@ def main(argv):
             cmd += ["--lib", lib]
         if tda:
             cmd += ["--tda", tda]
+        if LIBQ[0]:
+            cmd += ["--lib-query", LIBQ[0]]
         t0 = time.time()
         rc = subprocess.run(cmd).returncode
         check("the unprivileged part passed", rc == 0, "%.0f s" % (time.time() - t0))
