@@ -731,6 +731,21 @@ def lib_query(lib, who, pid):
                   out.returncode == 0 and got == exp,
                   "%d of %d lines%s" % (sum(a == b for a, b in zip(got, exp)), len(exp),
                                         "; " + out.stderr.strip() if out.returncode else ""))
+    # 2,500 addresses (repeated, unsorted): two requests of the netlink
+    # backend, one request message above a page
+    many_ = (addrs[::-1] * (2500 // len(addrs) + 1))[:2500]
+    want = query(c, pid, many_)
+    for backend in ("netlink", "procfs"):
+        out = subprocess.run([lib, "query", backend, str(pid), "0"] + ["%x" % a for a in many_],
+                             capture_output=True, text=True)
+        exp = ["%x %s" % (a, "%x %x" % (v["start"], v["end"]) if v else "none")
+               for a, v in want]
+        got = [" ".join(ln.split()[:3]) if not ln.endswith(" none") else ln
+               for ln in out.stdout.splitlines()]
+        check("%s: libtaskdiag's query, %s, 2,500 addresses: tdnl's answers" % (who, backend),
+              out.returncode == 0 and got == exp, "%d of %d lines%s" % (
+                  sum(a == b for a, b in zip(got, exp)), len(exp),
+                  "; " + out.stderr.strip() if out.returncode else ""))
     out = subprocess.run([lib, "query", "procfs", "4000000", "0", "0"], capture_output=True,
                          text=True)
     check("%s: libtaskdiag's query on procfs for no process fails" % who,
