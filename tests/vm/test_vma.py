@@ -781,13 +781,17 @@ def run(who, tmp, lib, tda, extra_focus=(), unreadable_pids=()):
     focus = {pop.pid} | set(extra_focus)
     compare_all(c, who, focus)
     filters_and_range(c, who, pop.pid, tid)
+    t0 = time.time()
     queries(c, who, pop.pid, full=not QUICK[0])
+    notes.append("%s: the address query's checks took %.0f s" % (who, time.time() - t0))
     for pid in unreadable_pids:
         unreadable(c, who, pid)
     if lib:
         lib_backends(lib, who, [pop.pid] + list(extra_focus[:1]))
     if lib or LIBQ[0]:
+        t0 = time.time()
         lib_query(lib or LIBQ[0], who, pop.pid)
+        notes.append("%s: the library's query checks took %.0f s" % (who, time.time() - t0))
     if tda:
         pmap_compare(tda, who, pop.pid)
     c.close()
@@ -814,6 +818,8 @@ def main(argv):
         run("nobody", tmp, lib, tda, unreadable_pids=roots)
         c = tdnl.Client()
         bad_requests(c)
+        for n in notes[1:]:
+            print("# " + n)
         return 0 if all(results) else 1
 
     if os.getuid() != 0:
@@ -840,8 +846,10 @@ def main(argv):
         run("root", tmp, lib, tda, extra_focus=() if quick else (big.pid,))
         bad_requests(tdnl.Client())
         c = tdnl.Client()
+        t0 = time.time()
         leaderless(c, tmp)
         lock_breaks(c, tmp)
+        notes.append("the leaderless and 3,000-VMA checks took %.0f s" % (time.time() - t0))
         c.close()
         utmp = "/tmp/td_vma_nobody"
         os.makedirs(utmp, exist_ok=True)
