@@ -772,6 +772,29 @@ def pmap_compare(tda, who, pid):
                                  or t.stderr.strip()))
 
 
+def tda_query(tda, who, pid):
+    """task_diag_all --maps -p PID --addr: one row per address, the start
+    and size of tdnl's answer, or none."""
+    c = tdnl.Client()
+    addrs = probe_addrs(maps_spans(read_maps(pid)), False)[:200]
+    want = ["%016x %s" % (a, "%016x %d" % (v["start"], (v["end"] - v["start"]) >> 10)
+                          if v else "none") for a, v in query(c, pid, addrs)]
+    c.close()
+    for backend in ("netlink", "procfs"):
+        t = subprocess.run([tda, "--maps", "-p", str(pid), "-b", backend, "--addr",
+                            ",".join("%x" % a for a in addrs)], capture_output=True, text=True)
+        got = [" ".join(ln.split()[:3]) if not ln.endswith(" none") else ln
+               for ln in t.stdout.splitlines()[1:]]
+        check("%s: task_diag_all --maps -p %d --addr (%s): the query's answers" % (who, pid,
+                                                                                  backend),
+              t.returncode == 0 and got == want, "%d of %d rows%s" % (
+                  sum(a == b for a, b in zip(got, want)), len(want), "; " + t.stderr.strip()
+                  if t.returncode else ""))
+    t = subprocess.run([tda, "--maps", "--addr", "1000"], capture_output=True, text=True)
+    check("%s: task_diag_all --maps --addr without -p is a usage error (2)" % who,
+          t.returncode == 2 and "--addr" in t.stderr, t.stderr.strip())
+
+
 def run(who, tmp, lib, tda, extra_focus=(), unreadable_pids=()):
     pop, made = start_population("mix", tmp)
     notes.append("%s population: %s" % (who, ", ".join(made)))
@@ -794,6 +817,7 @@ def run(who, tmp, lib, tda, extra_focus=(), unreadable_pids=()):
         notes.append("%s: the library's query checks took %.0f s" % (who, time.time() - t0))
     if tda:
         pmap_compare(tda, who, pop.pid)
+        tda_query(tda, who, pop.pid)
     c.close()
     pop.stdin.close()
     pop.wait()
