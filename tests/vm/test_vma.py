@@ -428,10 +428,14 @@ def tid_process(pid):
 
 
 def maps_spans(text):
-    """[(start, end, perms, inode, line)] of a maps text."""
+    """[(start, end, perms, inode, line)] of a maps text, without the gate
+    area (x86's [vsyscall], listed last where the kernel was booted with
+    it): no VMA of the mm, PROCMAP_QUERY and the module never answer it."""
     out = []
     for ln in text.splitlines():
         w = ln.split()
+        if w[-1] == "[vsyscall]":
+            continue
         s, e = (int(x, 16) for x in w[0].split("-"))
         out.append((s, e, w[1], int(w[4]), ln))
     return out
