@@ -10,6 +10,20 @@
  *                                   its skbs after it), entries walked
  *   tdvmabench hold N               make a process of N + a few VMAs, print
  *                                   "ready PID", wait for end of input
+ *   tdvmabench query HOW PID N [ROUNDS]
+ *                                   N address lookups in process PID (the
+ *                                   VMA covering each address or the next
+ *                                   one), HOW: maps (read and parse its
+ *                                   maps once, then a binary search per
+ *                                   address), ioctl (one PROCMAP_QUERY per
+ *                                   address, 6.11+), lib (libtaskdiag's
+ *                                   address query on netlink: batched, N
+ *                                   addresses in one request up to 2,048)
+ *
+ * The addresses of query are the same for every HOW: a fixed pseudo-random
+ * sequence over the VMAs of maps (read before the clock starts), inside
+ * VMAs, at their edges, in gaps and above the last; "vmas" is the number
+ * of addresses answered with a VMA, which must agree between HOWs.
  *
  * Each prints "vmas=N ns=T datagrams=D": the VMAs seen, the wall-clock
  * time of the whole read (CLOCK_MONOTONIC), the datagrams or read()s. With
@@ -29,6 +43,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/socket.h>
 #include <time.h>
@@ -90,8 +105,35 @@ static void parse_line(const char *p, const char *end)
 	sink += s + e + mode + off + maj + min + ino + (uint64_t)(end - name);
 }
 
-/* Read and parse one maps file with read()s of @bufsz; VMAs seen. */
-static uint64_t read_maps(int dirfd, const char *path, char *buf, size_t bufsz, uint64_t *reads)
+/* The VMAs of a maps text, kept for the address lookups (query). */
+struct span {
+	uint64_t start, end;
+};
+
+struct spans {
+	struct span *v;
+	size_t n, cap;
+};
+
+static void keep_span(struct spans *sp, const char *p)
+{
+	if (sp->n == sp->cap) {
+		sp->cap = sp->cap ? 2 * sp->cap : 256;
+		sp->v = realloc(sp->v, sp->cap * sizeof(*sp->v));
+		if (!sp->v)
+			exit(1);
+	}
+	sp->v[sp->n].start = hex(&p);
+	p++;
+	sp->v[sp->n++].end = hex(&p);
+}
+
+/*
+ * Read and parse one maps file with read()s of @bufsz; VMAs seen. With @sp,
+ * their spans are kept too.
+ */
+static uint64_t read_maps(int dirfd, const char *path, char *buf, size_t bufsz, uint64_t *reads,
+			  struct spans *sp)
 {
 	size_t have = 0;
 	uint64_t n = 0;
@@ -111,6 +153,8 @@ static uint64_t read_maps(int dirfd, const char *path, char *buf, size_t bufsz, 
 		p = buf;
 		while ((nl = memchr(p, '\n', have - (size_t)(p - buf)))) {
 			parse_line(p, nl);
+			if (sp)
+				keep_span(sp, p);
 			n++;
 			p = nl + 1;
 		}
@@ -147,7 +191,7 @@ static int cmd_maps(int rounds)
 			if (de->d_name[0] < '1' || de->d_name[0] > '9')
 				continue;
 			snprintf(path, sizeof(path), "%s/maps", de->d_name);
-			n += read_maps(fd, path, buf, sizeof(buf), &reads);
+			n += read_maps(fd, path, buf, sizeof(buf), &reads, NULL);
 		}
 		closedir(d);
 		best = best_of(best, now_ns() - t0, r, rounds);
@@ -163,7 +207,7 @@ static int cmd_mapsone(const char *pid, size_t bufsz)
 	char path[64];
 
 	snprintf(path, sizeof(path), "/proc/%s/maps", pid);
-	n = read_maps(AT_FDCWD, path, buf, bufsz, &reads);
+	n = read_maps(AT_FDCWD, path, buf, bufsz, &reads, NULL);
 	printf("vmas=%" PRIu64 " ns=%" PRIu64 " datagrams=%" PRIu64 "\n", n, now_ns() - t0, reads);
 	free(buf);
 	return 0;
@@ -338,6 +382,163 @@ done:
 	return 0;
 }
 
+/* ---- query ---- */
+
+/* Every VMA of /proc/@pid/maps (for the addresses, and for HOW maps). */
+static size_t parse_spans(const char *pid, struct span **out)
+{
+	static char buf[64 * 1024];
+	struct spans sp = { 0 };
+	uint64_t reads = 0;
+	char path[64];
+
+	snprintf(path, sizeof(path), "/proc/%s/maps", pid);
+	read_maps(AT_FDCWD, path, buf, sizeof(buf), &reads, &sp);
+	*out = sp.v;
+	return sp.n;
+}
+
+/* The fixed addresses: a VMA's inside, its start, end - 1, end (often a gap). */
+static uint64_t *query_addrs(const struct span *v, size_t nv, size_t n)
+{
+	uint64_t *a = malloc(n * sizeof(*a)), x = 0x9e3779b97f4a7c15ull;
+	size_t i;
+
+	if (!a || !nv)
+		exit(1);
+	for (i = 0; i < n; i++) {
+		const struct span *s;
+
+		x ^= x << 13;
+		x ^= x >> 7;
+		x ^= x << 17;
+		s = &v[x % nv];
+		switch (x >> 60 & 3) {
+		case 0:
+			a[i] = s->start + (x >> 20) % (s->end - s->start);
+			break;
+		case 1:
+			a[i] = s->start;
+			break;
+		case 2:
+			a[i] = s->end - 1;
+			break;
+		default:
+			a[i] = i % 64 ? s->end : v[nv - 1].end + 4096;
+			break;
+		}
+	}
+	return a;
+}
+
+/* struct procmap_query of <linux/fs.h> in 6.11 (older headers lack it). */
+struct pmq {
+	uint64_t size, query_flags, query_addr, vma_start, vma_end, vma_flags, vma_page_size;
+	uint64_t vma_offset, inode;
+	uint32_t dev_major, dev_minor, vma_name_size, build_id_size;
+	uint64_t vma_name_addr, build_id_addr;
+};
+
+#define PMQ_IOCTL _IOWR('f', 17, struct pmq)
+#define PMQ_COVERING_OR_NEXT 0x10
+
+static int cmd_query(const char *how, const char *pid, size_t n, int rounds)
+{
+	struct span *v = NULL;
+	size_t nv = parse_spans(pid, &v), i;
+	uint64_t *a = query_addrs(v, nv, n), found = 0, best = 0;
+	static char name[4096];
+	struct taskdiag *td = NULL;
+	int r, err = 0;
+
+	/* One handle for every round: its connection is made in round 1. */
+	if (!strcmp(how, "lib"))
+		err = -taskdiag_open(&td, TASKDIAG_BACKEND_NETLINK);
+	for (r = 0; r < rounds && !err; r++) {
+		uint64_t t0 = now_ns();
+
+		found = 0;
+		if (!strcmp(how, "maps")) {
+			/* Read and parse maps afresh, then a binary search each. */
+			free(v);
+			nv = parse_spans(pid, &v);
+			for (i = 0; i < n; i++) {
+				size_t lo = 0, hi = nv;
+
+				while (lo < hi) {
+					size_t mid = lo + (hi - lo) / 2;
+
+					if (v[mid].end > a[i])
+						hi = mid;
+					else
+						lo = mid + 1;
+				}
+				if (lo < nv) {
+					sink += v[lo].start;
+					found++;
+				}
+			}
+		} else if (!strcmp(how, "ioctl")) {
+			char path[64];
+			int fd;
+
+			snprintf(path, sizeof(path), "/proc/%s/maps", pid);
+			fd = open(path, O_RDONLY | O_CLOEXEC);
+			for (i = 0; fd >= 0 && i < n; i++) {
+				struct pmq q = { .size = sizeof(q), .query_flags = PMQ_COVERING_OR_NEXT,
+						 .query_addr = a[i], .vma_name_size = sizeof(name),
+						 .vma_name_addr = (uintptr_t)name };
+
+				if (ioctl(fd, PMQ_IOCTL, &q) == 0) {
+					sink += q.vma_start + q.vma_end + q.vma_flags + q.vma_offset +
+						q.inode + q.dev_major + q.dev_minor + q.vma_name_size;
+					found++;
+				} else if (errno != ENOENT) {
+					err = errno;
+					break;
+				}
+			}
+			if (fd < 0)
+				err = errno;
+			else
+				close(fd);
+		} else if (!strcmp(how, "lib")) {
+			struct taskdiag_vma_query q = { .pid = atoi(pid), .addrs = a, .naddrs = n };
+			const struct taskdiag_vma *vma;
+			struct taskdiag_vma_iter *it;
+			uint64_t addr;
+			int ret;
+
+			ret = taskdiag_vma_query_start(td, &q, &it);
+			while (!ret && (ret = taskdiag_vma_query_next(it, &addr, &vma)) == 1) {
+				ret = 0;
+				if (vma) {
+					sink += vma->start + vma->end + vma->flags + vma->offset +
+						vma->inode + vma->dev_major + vma->dev_minor +
+						(vma->name ? strlen(vma->name) : 0);
+					found++;
+				}
+			}
+			if (ret < 0)
+				err = -ret;
+			taskdiag_vma_iter_end(it);
+		} else {
+			fprintf(stderr, "tdvmabench: query: HOW is maps, ioctl or lib\n");
+			return 2;
+		}
+		best = best_of(best, now_ns() - t0, r, rounds);
+	}
+	taskdiag_close(td);
+	if (err) {
+		fprintf(stderr, "tdvmabench: query %s: %s\n", how, strerror(err));
+		return 1;
+	}
+	printf("vmas=%" PRIu64 " ns=%" PRIu64 " datagrams=0\n", found, best);
+	free(a);
+	free(v);
+	return 0;
+}
+
 static int cmd_hold(long n)
 {
 	long page = sysconf(_SC_PAGESIZE), i;
@@ -372,7 +573,10 @@ int main(int argc, char **argv)
 		return cmd_rawone(argv[2], (size_t)atol(argv[3]));
 	if (argc == 3 && !strcmp(argv[1], "hold"))
 		return cmd_hold(atol(argv[2]));
+	if ((argc == 5 || argc == 6) && !strcmp(argv[1], "query") && atol(argv[4]) > 0)
+		return cmd_query(argv[2], argv[3], (size_t)atol(argv[4]),
+				 argc == 6 && atoi(argv[5]) > 0 ? atoi(argv[5]) : 1);
 	fprintf(stderr, "usage: tdvmabench maps [ROUNDS] | lib [ROUNDS] | mapsone PID BUF | "
-		"rawone PID BUF | hold N\n");
+		"rawone PID BUF | hold N | query maps|ioctl|lib PID N [ROUNDS]\n");
 	return 2;
 }

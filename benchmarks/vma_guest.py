@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 """In-guest driver of benchmarks/vma (run as root in one guest boot).
 
-  vma_guest.py TDVMABENCH TDSPAWN OUT.json [PROCS] [REPS]
+  vma_guest.py TDVMABENCH TDSPAWN OUT.json [PROCS] [REPS] [query]
 
 1. PROCS sleeping processes, each exec'd (sleep(1), so each maps its own
    files, as on a real system; forks of one program would share their
@@ -15,6 +15,13 @@
    sizes its skbs after the reader's buffer, at most 32 KiB), and its maps
    read with 4 KiB and 64 KiB read()s; time per VMA, which stays flat if
    reads are linear in VMAs.
+3. 1,000 address lookups (tdvmabench query) in a small process (sleep(1),
+   about 25 VMAs) and in one of 8,000 VMAs: maps read and parsed once then
+   searched, PROCMAP_QUERY once per address (6.11+ only), and the module's
+   address query through libtaskdiag (one batched request), REPS runs each
+   alternately; the medians, per lookup, and the ratios. The three must
+   find a VMA for the same number of addresses.
+With "query" as the last argument, only part 3.
 """
 import json
 import statistics
@@ -32,6 +39,58 @@ def median_of(cmd, reps):
     return statistics.median(r["ns"] for r in rs), rs[0]
 
 
+def lookups(bench, reps, res):
+    """Part 3: 1,000 address lookups, three ways (see the top)."""
+    import os
+    n = 1000
+    hows = ["maps", "lib"]
+    rel = tuple(int(x) for x in os.uname().release.split(".")[:2])
+    if rel >= (6, 11):
+        hows.insert(1, "ioctl")
+    res["lookups"] = []
+    for label, cmd in (("sleep", ["sleep", "100000"]), ("8,000 VMAs", [bench, "hold", "8000"])):
+        h = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+        if cmd[0] == "sleep":
+            import time
+            time.sleep(0.5)     # exec and the dynamic loader done
+            pid = str(h.pid)
+        else:
+            pid = h.stdout.readline().split()[1]
+        t = {m: [] for m in hows}
+        found = {}
+        for m in hows:
+            run([bench, "query", m, pid, str(n), "3"])   # warm-up
+        for _ in range(reps):
+            for m in hows:
+                r = run([bench, "query", m, pid, str(n), "3"])
+                t[m].append(r["ns"])
+                found[m] = r["vmas"]
+        row = {"process": label, "lookups": n, "found": found}
+        for m in hows:
+            row[m + "_ns"] = statistics.median(t[m])
+            row[m + "_per_lookup_ns"] = row[m + "_ns"] / n
+        if len(set(found.values())) != 1:
+            print("the lookups disagree: %r" % found)
+            return 1
+        msg = "%d lookups in %s (%d found): maps %.0f ns/lookup" % (
+            n, label, found["maps"], row["maps_per_lookup_ns"])
+        if "ioctl" in hows:
+            row["ioctl_over_lib"] = row["ioctl_ns"] / row["lib_ns"]
+            msg += ", PROCMAP_QUERY %.0f" % row["ioctl_per_lookup_ns"]
+        row["maps_over_lib"] = row["maps_ns"] / row["lib_ns"]
+        msg += ", get-vma query %.0f: maps/query %.2fx" % (row["lib_per_lookup_ns"],
+                                                          row["maps_over_lib"])
+        if "ioctl" in hows:
+            msg += ", PROCMAP_QUERY/query %.2fx" % row["ioctl_over_lib"]
+        print(msg, flush=True)
+        res["lookups"].append(row)
+        if cmd[0] == "sleep":
+            h.kill()
+        h.stdin.close()
+        h.wait()
+    return 0
+
+
 def main(argv):
     bench, spawn, out = argv[1], argv[2], argv[3]
     procs = int(argv[4]) if len(argv) > 4 else 1000
@@ -39,6 +98,11 @@ def main(argv):
     with open("/proc/sys/vm/max_map_count", "w") as f:
         f.write("262144")
     res = {"procs": procs, "reps": reps}
+    if argv[-1] == "query":
+        rc = lookups(bench, reps, res)
+        with open(out, "w") as f:
+            json.dump(res, f, indent=1)
+        return rc
     # N exec'd sleeps, killed when its input ends
     sp = subprocess.Popen(["bash", "-c", 'for i in $(seq %d); do sleep 100000 & done; '
                            'echo ready; read x; kill $(jobs -p); wait' % procs],
@@ -96,6 +160,8 @@ def main(argv):
           "%.2f (64 KiB); maps %.2f (4 KiB), %.2f (64 KiB)"
           % (res["nl_8k_linearity"], res["nl_64k_linearity"], res["maps_4k_linearity"],
              res["maps_64k_linearity"]))
+    if lookups(bench, reps, res):
+        return 1
     with open(out, "w") as f:
         json.dump(res, f, indent=1)
     return 0

@@ -65,7 +65,7 @@ static struct netlink_range_validation td_get_vma_procfs_fd_range = {
 };
 
 /*
- * Requests of get-vma: scope, pid, procfs-fd, filter, start, end.
+ * Requests of get-vma: scope, pid, procfs-fd, filter, start, end, addrs.
  * Validation is strict, so every other attribute (left NLA_UNSPEC here) is
  * refused.
  */
@@ -77,6 +77,7 @@ static const struct nla_policy td_get_vma_policy[TASK_DIAG_A_VMA_MAX + 1] = {
 	[TASK_DIAG_A_VMA_FILTER] = NLA_POLICY_MASK(NLA_U32, TASK_DIAG_VMA_FILTER_ALL),
 	[TASK_DIAG_A_VMA_START] = { .type = NLA_U64 },
 	[TASK_DIAG_A_VMA_END] = { .type = NLA_U64 },
+	[TASK_DIAG_A_VMA_ADDRS] = NLA_POLICY_RANGE(NLA_BINARY, 8, 16384),
 };
 
 /* The layout the spec gives each struct (ABI rule 4). */

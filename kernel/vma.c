@@ -9,7 +9,15 @@
  * resumed in the next recvmsg() finds its place in O(log n) whatever
  * changed in between (the lesson of the 2005 /proc/PID/maps speed-up).
  * A process's mmap lock is held while one skb is filled, never across
- * dump calls; no task or mm reference outlives the call that took it.
+ * dump calls, and dropped every TD_VMA_PER_LOCK VMAs visited (see
+ * td_vma_lock_break()); no task or mm reference outlives the call that
+ * took it.
+ *
+ * The address query (a request with TASK_DIAG_A_VMA_ADDRS) is a mode of
+ * the same dump: for each address, in the request's order, the VMA
+ * covering it or else the first one above it that passes the filter
+ * (PROCMAP_QUERY_COVERING_OR_NEXT_VMA), or a no-vma answer. Its cursor is
+ * the index of the next address to answer.
  */
 #include <linux/dcache.h>
 #include <linux/fs.h>
@@ -31,6 +39,19 @@
  * (a PATH_MAX name) must fit an empty one.
  */
 #define TD_VMA_MIN_ALLOC (8 * 1024)
+
+/*
+ * VMAs visited under one hold of a process's mmap lock. A filtered walk
+ * may skip up to max_map_count VMAs without writing one, so the number of
+ * VMAs written bounds nothing: the walk counts the VMAs it visits and
+ * after this many drops the lock, reschedules and resumes from the end of
+ * the last VMA visited, as a read of maps resumes by address (writers to
+ * the mm, mmap() and munmap(), wait at most this long for the lock).
+ */
+#define TD_VMA_PER_LOCK 1024
+
+/* The most addresses an address query takes (the policy's 16384 bytes). */
+#define TD_VMA_MAX_ADDRS (16384 / sizeof(u64))
 
 /*
  * Names of mapped files, cached for one dump call: a library's text, data
@@ -60,6 +81,11 @@ struct td_vma_slot {
  * td_vma_dump_start(); netlink_callback::ctx holds its address
  * @subj: the requester; NULL if the request was refused
  * @target: the process of scope task (its thread-group pid), referenced
+ * @thread: the task the request's pid names (a thread of @target, or its
+ *          leader), referenced: its mm is read, as /proc/TID/maps reads it
+ * @addrs: the addresses of an address query
+ * @naddrs: how many (0: not a query but a dump)
+ * @next_q: the index in @addrs of the next address to answer
  * @err_msg: extack text of a refused request
  * @path: a PATH_MAX buffer for d_path()
  * @esc: a PATH_MAX buffer for the escaped path
@@ -84,6 +110,10 @@ struct td_vma_slot {
 struct td_vma_dump {
 	struct td_subject *subj;
 	struct pid *target;
+	struct pid *thread;
+	unsigned long *addrs;
+	unsigned int naddrs;
+	unsigned int next_q;
 	const char *err_msg;
 	char *path;
 	char *esc;
@@ -251,8 +281,13 @@ static const char *td_vma_name(struct td_vma_dump *d, struct vm_area_struct *vma
 	return NULL;
 }
 
-/* Write one VMA's entry. Return 0 or -EMSGSIZE (nothing of it left then). */
-static int td_vma_put(struct sk_buff *skb, struct td_vma_dump *d, struct vm_area_struct *vma)
+/*
+ * Write one VMA's entry; in an address query's reply (@qaddr not NULL) the
+ * answer for *@qaddr: query-addr, then @vma's attributes, or no-vma if
+ * @vma is NULL. Return 0 or -EMSGSIZE (nothing of it left then).
+ */
+static int td_vma_put(struct sk_buff *skb, struct td_vma_dump *d, struct vm_area_struct *vma,
+		      const unsigned long *qaddr)
 {
 	struct nlattr *nest = (struct nlattr *)skb_tail_pointer(skb);
 	struct task_diag_vma *st;
@@ -261,6 +296,16 @@ static int td_vma_put(struct sk_buff *skb, struct td_vma_dump *d, struct vm_area
 
 	if (!td_attr_reserve(skb, TASK_DIAG_A_VMA_ENTRY | NLA_F_NESTED, 0))
 		return -EMSGSIZE;
+	if (qaddr) {
+		if (nla_put_u64_64bit(skb, TASK_DIAG_A_VMA_ENTRY_QUERY_ADDR, *qaddr,
+				      TASK_DIAG_A_VMA_ENTRY_PAD))
+			goto err_trim;
+		if (!vma) {
+			if (nla_put_flag(skb, TASK_DIAG_A_VMA_ENTRY_NO_VMA))
+				goto err_trim;
+			goto out;
+		}
+	}
 	/*
 	 * Every member is written below (the struct has no __reserved), so
 	 * the payload needs no memset; without efficient unaligned access it
@@ -303,6 +348,7 @@ static int td_vma_put(struct sk_buff *skb, struct td_vma_dump *d, struct vm_area
 		memcpy(dst, name, len);
 		dst[len] = '\0';
 	}
+out:
 	nest->nla_len = skb_tail_pointer(skb) - (unsigned char *)nest;
 	return 0;
 
@@ -321,6 +367,39 @@ static bool td_vma_wanted(const struct td_vma_dump *d, const struct vm_area_stru
 }
 
 /*
+ * Count one VMA visited under @mm's mmap read lock; after TD_VMA_PER_LOCK
+ * of them drop the lock, reschedule and take it again (the bound on the
+ * work per lock hold, see TD_VMA_PER_LOCK). Return 0 if the lock was kept,
+ * 1 if it was dropped and is held again (every VMA pointer and iterator
+ * of the caller is stale: it resumes by address), -EINTR if a fatal
+ * signal came while waiting for it (it is not held then).
+ */
+static int td_vma_lock_break(struct mm_struct *mm, unsigned int *visited)
+{
+	if (++*visited < TD_VMA_PER_LOCK)
+		return 0;
+	*visited = 0;
+	mmap_read_unlock(mm);
+	cond_resched();
+	if (mmap_read_lock_killable(mm))
+		return -EINTR;
+	return 1;
+}
+
+/* Begin a reply message for process @nr: NULL if the skb is full. */
+static void *td_vma_msg_start(struct sk_buff *skb, pid_t nr, struct netlink_callback *cb)
+{
+	void *hdr = genlmsg_put(skb, NETLINK_CB(cb->skb).portid, cb->nlh->nlmsg_seq, &td_family,
+				NLM_F_MULTI, TASK_DIAG_CMD_GET_VMA);
+
+	if (hdr && td_put_u32(skb, TASK_DIAG_A_VMA_PID, nr)) {
+		genlmsg_cancel(skb, hdr);
+		return NULL;
+	}
+	return hdr;
+}
+
+/*
  * Write the VMAs of @mm from d->next_addr on, one message for @nr, until
  * the skb is full. Return 0 when the process is done, -EMSGSIZE when the
  * skb filled first (d->next_addr says where to go on), -EINTR.
@@ -329,43 +408,127 @@ static int td_vma_fill_mm(struct sk_buff *skb, struct td_vma_dump *d, struct mm_
 			  pid_t nr, struct netlink_callback *cb)
 {
 	struct vm_area_struct *vma;
-	unsigned int n = 0;
-	int err = 0;
+	unsigned int n = 0, visited = 0;
+	int err = 0, brk;
 	void *hdr;
 
 	if (mmap_read_lock_killable(mm))
 		return -EINTR;
-	hdr = genlmsg_put(skb, NETLINK_CB(cb->skb).portid, cb->nlh->nlmsg_seq, &td_family,
-			  NLM_F_MULTI, TASK_DIAG_CMD_GET_VMA);
-	if (!hdr || td_put_u32(skb, TASK_DIAG_A_VMA_PID, nr)) {
-		err = -EMSGSIZE;
-		goto out_cancel;
+	hdr = td_vma_msg_start(skb, nr, cb);
+	if (!hdr) {
+		mmap_read_unlock(mm);
+		return -EMSGSIZE;
 	}
-	{
+	do {
 		VMA_ITERATOR(vmi, mm, max(d->next_addr, d->start));
 
+		brk = 0;
 		for_each_vma(vmi, vma) {
 			if (vma->vm_start >= d->end)
 				break;
 			if (td_vma_wanted(d, vma)) {
-				err = td_vma_put(skb, d, vma);
+				err = td_vma_put(skb, d, vma, NULL);
 				if (err)
 					break;
 				n++;
 			}
 			d->next_addr = vma->vm_end;
+			brk = td_vma_lock_break(mm, &visited);
+			if (brk)
+				break;
 		}
+	} while (brk > 0);
+	if (brk < 0) {
+		genlmsg_cancel(skb, hdr);
+		return brk;
 	}
-	if (!n)
-		goto out_cancel;
-	genlmsg_end(skb, hdr);
-	mmap_read_unlock(mm);
-	return err;
-
-out_cancel:
-	if (hdr)
+	if (n)
+		genlmsg_end(skb, hdr);
+	else
 		genlmsg_cancel(skb, hdr);
 	mmap_read_unlock(mm);
+	return err;
+}
+
+/*
+ * The VMA covering @addr or else the first above it that passes the
+ * filter, as PROCMAP_QUERY_COVERING_OR_NEXT_VMA finds it; NULL if there is
+ * none. Called and returns under @mm's mmap read lock (dropped and taken
+ * again on the way, see td_vma_lock_break()); ERR_PTR(-EINTR) with the
+ * lock not held.
+ */
+static struct vm_area_struct *td_vma_find(struct td_vma_dump *d, struct mm_struct *mm,
+					  unsigned long addr, unsigned int *visited)
+{
+	struct vm_area_struct *vma;
+	int brk;
+
+	while ((vma = find_vma(mm, addr))) {
+		if (td_vma_wanted(d, vma))
+			return vma;
+		addr = vma->vm_end;
+		brk = td_vma_lock_break(mm, visited);
+		if (brk < 0)
+			return ERR_PTR(brk);
+	}
+	return NULL;
+}
+
+/*
+ * Answer the addresses of an address query from d->next_q on, one message
+ * for @nr, until the skb is full; @mm NULL (no mm: a kernel thread, a
+ * zombie) answers each with no-vma. Return 0 when every address is
+ * answered, -EMSGSIZE when the skb filled first (d->next_q says where to
+ * go on), -EINTR.
+ */
+static int td_vma_query_mm(struct sk_buff *skb, struct td_vma_dump *d, struct mm_struct *mm,
+			   pid_t nr, struct netlink_callback *cb)
+{
+	struct vm_area_struct *vma = NULL;
+	unsigned int n = 0, visited = 0;
+	int err = 0;
+	void *hdr;
+
+	if (mm && mmap_read_lock_killable(mm))
+		return -EINTR;
+	hdr = td_vma_msg_start(skb, nr, cb);
+	if (!hdr) {
+		err = -EMSGSIZE;
+		goto out_unlock;
+	}
+	for (; d->next_q < d->naddrs; d->next_q++, n++) {
+		const unsigned long *addr = &d->addrs[d->next_q];
+
+		if (mm) {
+			vma = td_vma_find(d, mm, *addr, &visited);
+			if (IS_ERR(vma)) {
+				err = PTR_ERR(vma);
+				goto err_cancel;
+			}
+		}
+		err = td_vma_put(skb, d, vma, addr);
+		if (err)
+			break;
+		/* Each answer counts as a visit (a find_vma() each). */
+		if (mm) {
+			err = td_vma_lock_break(mm, &visited);
+			if (err < 0)
+				goto err_cancel;
+			err = 0;
+		}
+	}
+	if (n)
+		genlmsg_end(skb, hdr);
+	else
+		genlmsg_cancel(skb, hdr);
+out_unlock:
+	if (mm)
+		mmap_read_unlock(mm);
+	return err;
+
+err_cancel:
+	/* A fatal signal: the lock is not held. */
+	genlmsg_cancel(skb, hdr);
 	return err;
 }
 
@@ -405,7 +568,9 @@ static int td_vma_fill(struct sk_buff *skb, struct td_vma_dump *d, const struct 
 	if (mm && !td_may_read(&ctx))
 		err = -EACCES;
 	up_read(&task->signal->exec_update_lock);
-	if (mm && !err)
+	if (!err && d->naddrs)
+		err = td_vma_query_mm(skb, d, mm, nr, cb);
+	else if (mm && !err)
 		err = td_vma_fill_mm(skb, d, mm, nr, cb);
 	if (mm)
 		mmput(mm);
@@ -426,7 +591,8 @@ static struct task_struct *td_vma_next_process(struct td_vma_dump *d)
 		if (d->next_nr > (u32)pid_nr_ns(d->target, d->subj->ns))
 			return NULL;
 		rcu_read_lock();
-		task = pid_task(d->target, PIDTYPE_TGID);
+		/* The task the pid names, as /proc/TID/maps reads its mm. */
+		task = pid_task(d->thread, PIDTYPE_PID);
 		if (task)
 			get_task_struct(task);
 		rcu_read_unlock();
@@ -455,6 +621,47 @@ static struct task_struct *td_vma_next_process(struct td_vma_dump *d)
 	return task;
 }
 
+/* The addresses of an address query: checked and copied to d->addrs. */
+static int td_vma_parse_addrs(struct td_vma_dump *d, struct nlattr **attrs,
+			      struct netlink_ext_ack *extack)
+{
+	const struct nlattr *a = attrs[TASK_DIAG_A_VMA_ADDRS];
+	unsigned int i, n;
+	u64 v;
+
+	if (nla_len(a) % sizeof(u64)) {
+		NL_SET_ERR_MSG_ATTR(extack, a,
+				    "addrs is an array of u64 (length a multiple of 8)");
+		return -EINVAL;
+	}
+	if (d->scope != TASK_DIAG_SCOPE_TASK) {
+		NL_SET_ERR_MSG_ATTR(extack, a, "an address query needs scope task and a pid");
+		return -EINVAL;
+	}
+	if (attrs[TASK_DIAG_A_VMA_START] || attrs[TASK_DIAG_A_VMA_END]) {
+		NL_SET_ERR_MSG_ATTR(extack, a, "an address query takes no start or end");
+		return -EINVAL;
+	}
+	n = nla_len(a) / sizeof(u64);
+	BUILD_BUG_ON(TD_VMA_MAX_ADDRS != 2048);
+	if (WARN_ON_ONCE(!n || n > TD_VMA_MAX_ADDRS))
+		return -EINVAL;
+	d->addrs = kvmalloc_array(n, sizeof(*d->addrs), GFP_KERNEL);
+	if (!d->addrs)
+		return -ENOMEM;
+	for (i = 0; i < n; i++) {
+		/* The payload is only 4-byte aligned. */
+		memcpy(&v, (const u8 *)nla_data(a) + i * sizeof(v), sizeof(v));
+		if (v != (unsigned long)v) {
+			NL_SET_ERR_MSG_ATTR(extack, a, "an address above ULONG_MAX");
+			return -EINVAL;
+		}
+		d->addrs[i] = v;
+	}
+	d->naddrs = n;
+	return 0;
+}
+
 static int td_vma_parse_req(struct td_vma_dump *d, struct nlattr **attrs,
 			    struct netlink_ext_ack *extack)
 {
@@ -474,6 +681,12 @@ static int td_vma_parse_req(struct td_vma_dump *d, struct nlattr **attrs,
 		d->start = min_t(u64, nla_get_u64(attrs[TASK_DIAG_A_VMA_START]), ULONG_MAX);
 	if (attrs[TASK_DIAG_A_VMA_END])
 		d->end = min_t(u64, nla_get_u64(attrs[TASK_DIAG_A_VMA_END]), ULONG_MAX);
+	if (attrs[TASK_DIAG_A_VMA_ADDRS]) {
+		int err = td_vma_parse_addrs(d, attrs, extack);
+
+		if (err)
+			return err;
+	}
 	if (attrs[TASK_DIAG_A_VMA_END] && d->end <= d->start) {
 		NL_SET_ERR_MSG_ATTR(extack, attrs[TASK_DIAG_A_VMA_END],
 				    "the range's end must be above its start");
@@ -502,8 +715,12 @@ static int td_vma_parse_req(struct td_vma_dump *d, struct nlattr **attrs,
 	rcu_read_lock();
 	pid = find_pid_ns(nr, d->subj->ns);
 	task = pid ? pid_task(pid, PIDTYPE_PID) : NULL;
-	/* A thread's pid names its process, as /proc/TID/maps does. */
+	/*
+	 * A thread's pid names its process (the reply's pid), and its own mm
+	 * is read, as /proc/TID/maps reads it: the leader's may be gone.
+	 */
 	d->target = task ? get_pid(task_tgid(task)) : NULL;
+	d->thread = task ? get_pid(pid) : NULL;
 	rcu_read_unlock();
 	if (d->target) {
 		switch (td_target_visibility(d->subj, d->target)) {
@@ -579,6 +796,8 @@ int td_vma_dump_done(struct netlink_callback *cb)
 		return 0;
 	td_vma_name_forget(d);
 	put_pid(d->target);
+	put_pid(d->thread);
+	kvfree(d->addrs);
 	td_subject_free(d->subj);
 	kvfree(d->names);
 	kfree(d->esc);

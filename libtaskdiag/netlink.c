@@ -415,7 +415,11 @@ int td_nl_dump_msg(struct td_nl *nl, uint8_t cmd, struct nl_msg **msg)
 		if (err)
 			return err;
 	}
-	*msg = nlmsg_alloc();
+	/*
+	 * Room for the largest request: an address query's 16 KiB of addrs,
+	 * or get's id lists (4 KiB each); nlmsg_alloc()'s default is a page.
+	 */
+	*msg = nlmsg_alloc_size(32 * 1024);
 	if (!*msg)
 		return -ENOMEM;
 	if (!genlmsg_put(*msg, NL_AUTO_PORT, NL_AUTO_SEQ, nl->family, 0, NLM_F_DUMP, cmd,

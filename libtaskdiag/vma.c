@@ -8,6 +8,12 @@
  * the struct (min(len, sizeof) into a zeroed one, as the ABI's readers do).
  * Procfs: the processes of the proc root in ascending pid order, each maps
  * file read whole and parsed line by line.
+ *
+ * The address query (taskdiag_vma_query_*) shares the iterator: on netlink
+ * get-vma requests with addrs, TD_VMA_QUERY_CHUNK addresses each, one
+ * after the other; on procfs the PROCMAP_QUERY ioctl per address where the
+ * kernel has it, else a binary search in the VMAs of maps's text (read and
+ * parsed once, only those that pass the filter kept).
  */
 #include <ctype.h>
 #include <dirent.h>
@@ -17,6 +23,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <unistd.h>
 
 #include <netlink/genl/genl.h>
@@ -40,7 +47,21 @@ struct taskdiag_vma_iter {
 	size_t maps_len, maps_cap, maps_off;
 	int err;		/* sticky */
 	bool done;
+	/* an address query */
+	bool query;
+	struct taskdiag_vma_query q;
+	size_t sent, answered;	/* addresses asked for (netlink), answered */
+	uint64_t qaddr;		/* netlink: the entry's query-addr */
+	bool have_qaddr, none;	/* netlink: it had query-addr, no-vma */
+	int maps_fd;		/* procfs: the process's maps, for PROCMAP_QUERY */
+	bool text;		/* procfs: answer from the text (no PROCMAP_QUERY) */
+	struct taskdiag_vma *table;	/* procfs text: the VMAs passing the filter */
+	size_t ntable;
+	char *name;		/* procfs ioctl: the name, then its escaped form */
 };
+
+/* Addresses per get-vma request: the addrs attribute's limit (16384 bytes). */
+#define TD_VMA_QUERY_CHUNK	2048
 
 static const char *const td_vma_mnemonics[] = {
 	"rd", "wr", "ex", "sh", "mr", "mw", "me", "ms", "gd", "pf", "lo", "io", "sr", "rr",
@@ -61,27 +82,36 @@ const char *taskdiag_vma_flag_name(unsigned int bit)
  * Netlink
  */
 
-static int td_vma_nl_start(struct taskdiag_vma_iter *it)
+/*
+ * Send a get-vma request: it->req's (a dump), or, with @n addresses at
+ * @addrs, an address query of it->q's pid and filter.
+ */
+static int td_vma_nl_send(struct taskdiag_vma_iter *it, const uint64_t *addrs, size_t n)
 {
+	const struct taskdiag_vma_request *r = &it->req;
+	pid_t pid = n ? it->q.pid : r->pid;
+	uint32_t filter = n ? it->q.filter : r->filter;
 	struct td_nl *nl = it->td->priv;
 	struct nl_msg *msg;
 	int err;
 
-	if (nl->state == TD_NL_RUNNING)
+	if (nl->state == TD_NL_RUNNING && !n)
 		return -EBUSY;
 	err = td_nl_dump_msg(nl, TASK_DIAG_CMD_GET_VMA, &msg);
 	if (err)
 		return err;
-	err = nla_put_u32(msg, TASK_DIAG_A_VMA_SCOPE, it->req.pid ? TASK_DIAG_SCOPE_TASK :
+	err = nla_put_u32(msg, TASK_DIAG_A_VMA_SCOPE, pid ? TASK_DIAG_SCOPE_TASK :
 					 TASK_DIAG_SCOPE_ALL_PROCESSES);
-	if (!err && it->req.pid)
-		err = nla_put_u32(msg, TASK_DIAG_A_VMA_PID, (uint32_t)it->req.pid);
-	if (!err && it->req.filter)
-		err = nla_put_u32(msg, TASK_DIAG_A_VMA_FILTER, it->req.filter);
-	if (!err && it->req.start)
-		err = nla_put_u64(msg, TASK_DIAG_A_VMA_START, it->req.start);
-	if (!err && it->req.end)
-		err = nla_put_u64(msg, TASK_DIAG_A_VMA_END, it->req.end);
+	if (!err && pid)
+		err = nla_put_u32(msg, TASK_DIAG_A_VMA_PID, (uint32_t)pid);
+	if (!err && filter)
+		err = nla_put_u32(msg, TASK_DIAG_A_VMA_FILTER, filter);
+	if (!err && r->start)
+		err = nla_put_u64(msg, TASK_DIAG_A_VMA_START, r->start);
+	if (!err && r->end)
+		err = nla_put_u64(msg, TASK_DIAG_A_VMA_END, r->end);
+	if (!err && n)
+		err = nla_put(msg, TASK_DIAG_A_VMA_ADDRS, (int)(n * sizeof(*addrs)), addrs);
 	if (!err && it->td->procfs_fd >= 0)
 		err = nla_put_u32(msg, TASK_DIAG_A_VMA_PROCFS_FD, (uint32_t)it->td->procfs_fd);
 	if (err < 0) {
@@ -97,6 +127,11 @@ static int td_vma_nl_start(struct taskdiag_vma_iter *it)
 out_free_msg:
 	nlmsg_free(msg);
 	return err;
+}
+
+static int td_vma_nl_start(struct taskdiag_vma_iter *it)
+{
+	return td_vma_nl_send(it, NULL, 0);
 }
 
 /* An attribute at @off of @buf (@len bytes): its header, or NULL at the end. */
@@ -129,10 +164,20 @@ static int td_vma_nl_entry(struct taskdiag_vma_iter *it, const unsigned char *p,
 	int ret;
 
 	it->vma.name = NULL;
+	it->have_qaddr = it->none = false;
 	while ((ret = td_vma_attr(p, len, &off, &nla, &payload)) == 1) {
 		size_t plen = nla.nla_len - NLA_HDRLEN;
 
 		switch (nla.nla_type & NLA_TYPE_MASK) {
+		case TASK_DIAG_A_VMA_ENTRY_QUERY_ADDR:
+			if (plen != sizeof(it->qaddr))
+				return -EBADMSG;
+			memcpy(&it->qaddr, payload, sizeof(it->qaddr));
+			it->have_qaddr = true;
+			break;
+		case TASK_DIAG_A_VMA_ENTRY_NO_VMA:
+			it->none = true;
+			break;
 		case TASK_DIAG_A_VMA_ENTRY_VMA:
 			if (plen < TASK_DIAG_VMA_SIZE_VER0)
 				return -EBADMSG;
@@ -148,7 +193,12 @@ static int td_vma_nl_entry(struct taskdiag_vma_iter *it, const unsigned char *p,
 			break;	/* pad, or newer than this library */
 		}
 	}
-	if (ret < 0 || !have)
+	if (ret < 0 || it->query != it->have_qaddr)
+		return -EBADMSG;
+	/* An answer has its VMA or no-vma, never both; a dump's entry its VMA. */
+	if (it->query && it->none)
+		return have ? -EBADMSG : 1;
+	if (!have || it->none)
 		return -EBADMSG;
 	it->vma.start = st.start;
 	it->vma.end = st.end;
@@ -276,46 +326,49 @@ static int td_vma_pf_start(struct taskdiag_vma_iter *it)
 	return 0;
 }
 
-/* Read /proc/PID/maps whole into it->maps. 0, or a negative errno. */
-static int td_vma_pf_read(struct taskdiag_vma_iter *it, pid_t pid)
+/* Read an open maps file whole into it->maps. 0, or a negative errno. */
+static int td_vma_pf_read_fd(struct taskdiag_vma_iter *it, int fd)
 {
-	char path[32];
 	ssize_t n;
-	int fd;
 
-	snprintf(path, sizeof(path), "%d/maps", (int)pid);
-	fd = openat(td_procfs_rootfd(it->td), path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return errno == ENOENT ? -ESRCH : -errno;
 	it->maps_len = 0;
 	for (;;) {
 		if (it->maps_cap - it->maps_len < 4096) {
 			size_t cap = it->maps_cap ? 2 * it->maps_cap : 64 * 1024;
 			char *b = realloc(it->maps, cap);
 
-			if (!b) {
-				close(fd);
+			if (!b)
 				return -ENOMEM;
-			}
 			it->maps = b;
 			it->maps_cap = cap;
 		}
 		n = read(fd, it->maps + it->maps_len, it->maps_cap - it->maps_len - 1);
 		if (n < 0 && errno == EINTR)
 			continue;
-		if (n < 0) {
-			n = -errno;
-			close(fd);
-			return n == -ENOENT ? -ESRCH : (int)n;
-		}
+		if (n < 0)
+			return errno == ENOENT ? -ESRCH : -errno;
 		if (!n)
 			break;
 		it->maps_len += (size_t)n;
 	}
-	close(fd);
 	it->maps[it->maps_len] = '\0';
 	it->maps_off = 0;
 	return 0;
+}
+
+/* Read /proc/PID/maps whole into it->maps. 0, or a negative errno. */
+static int td_vma_pf_read(struct taskdiag_vma_iter *it, pid_t pid)
+{
+	char path[32];
+	int fd, err;
+
+	snprintf(path, sizeof(path), "%d/maps", (int)pid);
+	fd = openat(td_procfs_rootfd(it->td), path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return errno == ENOENT ? -ESRCH : -errno;
+	err = td_vma_pf_read_fd(it, fd);
+	close(fd);
+	return err;
 }
 
 /* Parse one maps line (NUL-terminated, no newline) into it->vma. */
@@ -406,8 +459,235 @@ static int td_vma_pf_next(struct taskdiag_vma_iter *it)
 }
 
 /* ------------------------------------------------------------------------
+ * The address query
+ */
+
+/* The next get-vma request of a query: its next TD_VMA_QUERY_CHUNK addresses. */
+static int td_vma_nl_query_send(struct taskdiag_vma_iter *it)
+{
+	size_t n = it->q.naddrs - it->sent;
+	int err;
+
+	if (n > TD_VMA_QUERY_CHUNK)
+		n = TD_VMA_QUERY_CHUNK;
+	err = td_vma_nl_send(it, it->q.addrs + it->sent, n);
+	if (!err)
+		it->sent += n;
+	return err;
+}
+
+static int td_vma_nl_query_next(struct taskdiag_vma_iter *it)
+{
+	int ret;
+
+	for (;;) {
+		ret = td_vma_nl_next(it);
+		if (ret == 1) {
+			/* One answer per address, in their order. */
+			if (it->answered >= it->sent || it->qaddr != it->q.addrs[it->answered])
+				return -EBADMSG;
+			return 1;
+		}
+		if (ret < 0)
+			return ret;
+		/* A request ended short: the thread exited in between. */
+		if (it->answered != it->sent)
+			return -ESRCH;
+		if (it->sent == it->q.naddrs)
+			return 0;
+		ret = td_vma_nl_query_send(it);
+		if (ret)
+			return ret;
+	}
+}
+
+/* struct procmap_query of <linux/fs.h> (6.11+), which older headers lack. */
+struct td_procmap_query {
+	uint64_t size;
+	uint64_t query_flags;
+	uint64_t query_addr;
+	uint64_t vma_start;
+	uint64_t vma_end;
+	uint64_t vma_flags;
+	uint64_t vma_page_size;
+	uint64_t vma_offset;
+	uint64_t inode;
+	uint32_t dev_major;
+	uint32_t dev_minor;
+	uint32_t vma_name_size;
+	uint32_t build_id_size;
+	uint64_t vma_name_addr;
+	uint64_t build_id_addr;
+};
+
+_Static_assert(sizeof(struct td_procmap_query) == 104, "the layout of 6.11");
+
+#define TD_PROCMAP_QUERY	_IOWR('f', 17, struct td_procmap_query)
+#define TD_PMQ_READABLE		0x01
+#define TD_PMQ_WRITABLE		0x02
+#define TD_PMQ_EXECUTABLE	0x04
+#define TD_PMQ_SHARED		0x08
+#define TD_PMQ_COVERING_OR_NEXT	0x10
+#define TD_PMQ_FILE_BACKED	0x20
+#define TD_PMQ_NAME_MAX		4096
+
+/*
+ * One answer from PROCMAP_QUERY into it->vma: 1, 0 for none (ENOENT), or
+ * a negative errno (-ENOTTY: the kernel has no PROCMAP_QUERY).
+ */
+static int td_vma_pf_ioctl(struct taskdiag_vma_iter *it, uint64_t addr)
+{
+	struct td_procmap_query pq = {
+		.size = sizeof(pq),
+		.query_flags = TD_PMQ_COVERING_OR_NEXT |
+			       (it->q.filter & TASKDIAG_VMA_FILE_BACKED ? TD_PMQ_FILE_BACKED : 0) |
+			       (it->q.filter & TASKDIAG_VMA_EXEC ? TD_PMQ_EXECUTABLE : 0),
+		.query_addr = addr,
+		.vma_name_size = TD_PMQ_NAME_MAX,
+		.vma_name_addr = (uintptr_t)it->name,
+	};
+	struct taskdiag_vma *v = &it->vma;
+	const char *p;
+	char *o;
+
+	if (ioctl(it->maps_fd, TD_PROCMAP_QUERY, &pq) < 0)
+		return errno == ENOENT ? 0 : -errno;
+	v->start = pq.vma_start;
+	v->end = pq.vma_end;
+	v->offset = pq.vma_offset;
+	v->inode = pq.inode;
+	v->dev_major = pq.dev_major;
+	v->dev_minor = pq.dev_minor;
+	v->flags = (pq.vma_flags & TD_PMQ_READABLE ? TASKDIAG_VMA_F_READ : 0) |
+		   (pq.vma_flags & TD_PMQ_WRITABLE ? TASKDIAG_VMA_F_WRITE : 0) |
+		   (pq.vma_flags & TD_PMQ_EXECUTABLE ? TASKDIAG_VMA_F_EXEC : 0) |
+		   (pq.vma_flags & TD_PMQ_SHARED ? TASKDIAG_VMA_F_MAYSHARE : 0);
+	v->name = NULL;
+	if (!pq.vma_name_size || !it->name[0])
+		return 1;
+	/* maps writes a newline of a name as \012; the ioctl copies it as is. */
+	it->name[TD_PMQ_NAME_MAX - 1] = '\0';
+	o = it->name + TD_PMQ_NAME_MAX;
+	for (p = it->name; *p; p++) {
+		if (*p == '\n') {
+			memcpy(o, "\\012", 4);
+			o += 4;
+		} else {
+			*o++ = *p;
+		}
+	}
+	*o = '\0';
+	v->name = it->name + TD_PMQ_NAME_MAX;
+	return 1;
+}
+
+/* Read maps's text from it->maps_fd and keep the VMAs that pass the filter. */
+static int td_vma_pf_table(struct taskdiag_vma_iter *it)
+{
+	struct taskdiag_vma v = { 0 };
+	size_t cap = 0;
+	int err;
+
+	err = td_vma_pf_read_fd(it, it->maps_fd);
+	if (err)
+		return err;
+	it->req.filter = it->q.filter;
+	while (it->maps_off < it->maps_len) {
+		char *line = it->maps + it->maps_off;
+		char *nl = strchr(line, '\n');
+
+		if (!nl)
+			return -EBADMSG;
+		*nl = '\0';
+		it->maps_off = (size_t)(nl - it->maps) + 1;
+		err = td_vma_parse_maps_line(line, &v);
+		if (err)
+			return err;
+		/*
+		 * The gate area maps lists last (x86's [vsyscall], where the
+		 * kernel was booted with it) is no VMA of the mm: PROCMAP_QUERY
+		 * and the module never answer with it.
+		 */
+		if (!td_vma_pf_wanted(it, &v) || (v.name && !strcmp(v.name, "[vsyscall]")))
+			continue;
+		if (it->ntable == cap) {
+			struct taskdiag_vma *t = realloc(it->table, (cap ? 2 * cap : 64) * sizeof(*t));
+
+			if (!t)
+				return -ENOMEM;
+			it->table = t;
+			cap = cap ? 2 * cap : 64;
+		}
+		it->table[it->ntable++] = v;
+	}
+	return 0;
+}
+
+static int td_vma_pf_query_next(struct taskdiag_vma_iter *it)
+{
+	uint64_t addr = it->q.addrs[it->answered];
+	size_t lo = 0, hi;
+	int ret;
+
+	if (!it->text) {
+		ret = td_vma_pf_ioctl(it, addr);
+		if (ret != -ENOTTY)
+			return ret;
+		/* No PROCMAP_QUERY in this kernel: the text from now on. */
+		it->text = true;
+		ret = td_vma_pf_table(it);
+		if (ret)
+			return ret;
+	}
+	/* The first kept VMA ending above addr. */
+	hi = it->ntable;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (it->table[mid].end > addr)
+			hi = mid;
+		else
+			lo = mid + 1;
+	}
+	if (lo == it->ntable)
+		return 0;
+	it->vma = it->table[lo];
+	return 1;
+}
+
+static int td_vma_pf_query_start(struct taskdiag_vma_iter *it)
+{
+	char path[32];
+
+	snprintf(path, sizeof(path), "%d/maps", (int)it->q.pid);
+	it->maps_fd = openat(td_procfs_rootfd(it->td), path, O_RDONLY | O_CLOEXEC);
+	if (it->maps_fd < 0)
+		return errno == ENOENT ? -ESRCH : -errno;
+	it->text = it->q.flags & TASKDIAG_VMA_QUERY_MAPS_TEXT;
+	if (it->text)
+		return td_vma_pf_table(it);
+	/* The name, and its escaped form (each byte at most 4). */
+	it->name = malloc(5 * TD_PMQ_NAME_MAX);
+	return it->name ? 0 : -ENOMEM;
+}
+
+/* ------------------------------------------------------------------------
  * The API
  */
+
+/* A new iterator, registered on @td (taskdiag_vma_iter_end() undoes it). */
+static struct taskdiag_vma_iter *td_vma_iter_new(struct taskdiag *td)
+{
+	struct taskdiag_vma_iter *it = calloc(1, sizeof(*it));
+
+	if (!it)
+		return NULL;
+	it->td = td;
+	it->maps_fd = -1;
+	td_set_extack(td, NULL, 0);
+	td->vma_iter = it;
+	return it;
+}
 
 int taskdiag_vma_iter_start(struct taskdiag *td, const struct taskdiag_vma_request *req,
 			    struct taskdiag_vma_iter **itp)
@@ -425,20 +705,16 @@ int taskdiag_vma_iter_start(struct taskdiag *td, const struct taskdiag_vma_reque
 		return -EINVAL;
 	if (td->ops != &td_netlink_backend && td->ops != &td_procfs_backend)
 		return -EOPNOTSUPP;
-	it = calloc(1, sizeof(*it));
+	it = td_vma_iter_new(td);
 	if (!it)
 		return -ENOMEM;
-	it->td = td;
 	if (req)
 		it->req = *req;
-	td_set_extack(td, NULL, 0);
 	err = td->ops == &td_netlink_backend ? td_vma_nl_start(it) : td_vma_pf_start(it);
 	if (err) {
-		free(it->pids);
-		free(it);
+		taskdiag_vma_iter_end(it);
 		return err;
 	}
-	td->vma_iter = it;
 	*itp = it;
 	return 0;
 }
@@ -447,7 +723,7 @@ int taskdiag_vma_iter_next(struct taskdiag_vma_iter *it, const struct taskdiag_v
 {
 	int ret;
 
-	if (!it || !vma)
+	if (!it || !vma || it->query)
 		return -EINVAL;
 	*vma = NULL;
 	if (it->err)
@@ -471,7 +747,83 @@ void taskdiag_vma_iter_end(struct taskdiag_vma_iter *it)
 	if (it->td->ops == &td_netlink_backend)
 		td_nl_abandon(it->td->priv);
 	it->td->vma_iter = NULL;
+	if (it->maps_fd >= 0)
+		close(it->maps_fd);
+	free(it->table);
+	free(it->name);
 	free(it->pids);
 	free(it->maps);
 	free(it);
+}
+
+int taskdiag_vma_query_start(struct taskdiag *td, const struct taskdiag_vma_query *q,
+			     struct taskdiag_vma_iter **itp)
+{
+	struct taskdiag_vma_iter *it;
+	int err;
+
+	if (!td || !itp)
+		return -EINVAL;
+	*itp = NULL;
+	if (!q || q->pid <= 0 || !q->addrs || !q->naddrs ||
+	    (q->filter & ~(TASKDIAG_VMA_FILE_BACKED | TASKDIAG_VMA_EXEC)) ||
+	    (q->flags & ~TASKDIAG_VMA_QUERY_MAPS_TEXT))
+		return -EINVAL;
+	if (td->iter || td->vma_iter)
+		return -EBUSY;
+	if (td->ops != &td_netlink_backend && td->ops != &td_procfs_backend)
+		return -EOPNOTSUPP;
+	it = td_vma_iter_new(td);
+	if (!it)
+		return -ENOMEM;
+	it->query = true;
+	it->q = *q;
+	err = td->ops == &td_netlink_backend ? td_vma_nl_query_send(it) :
+					       td_vma_pf_query_start(it);
+	if (err) {
+		taskdiag_vma_iter_end(it);
+		return err;
+	}
+	*itp = it;
+	return 0;
+}
+
+int taskdiag_vma_query_next(struct taskdiag_vma_iter *it, uint64_t *addr,
+			    const struct taskdiag_vma **vma)
+{
+	int ret;
+
+	if (!it || !addr || !vma || !it->query)
+		return -EINVAL;
+	*vma = NULL;
+	if (it->err)
+		return it->err;
+	if (it->answered == it->q.naddrs) {
+		/* Netlink: the last request's NLMSG_DONE, for its errors. */
+		if (!it->done && it->td->ops == &td_netlink_backend) {
+			ret = td_vma_nl_query_next(it);
+			if (ret) {
+				it->err = ret < 0 ? ret : -EBADMSG;
+				return it->err;
+			}
+		}
+		it->done = true;
+		return 0;
+	}
+	ret = it->td->ops == &td_netlink_backend ? td_vma_nl_query_next(it) :
+						   td_vma_pf_query_next(it);
+	if (ret < 0) {
+		it->err = ret;
+		return ret;
+	}
+	if (ret == 0 && it->td->ops == &td_netlink_backend) {
+		/* Every request over with addresses unanswered. */
+		it->err = -EBADMSG;
+		return it->err;
+	}
+	*addr = it->q.addrs[it->answered++];
+	it->vma.pid = it->q.pid;
+	if (ret == 1 && !(it->td->ops == &td_netlink_backend && it->none))
+		*vma = &it->vma;
+	return 1;
 }

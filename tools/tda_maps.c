@@ -4,6 +4,10 @@
  * pmap -x prints them (address, size, mode, mapping), from libtaskdiag's
  * VMA iterator. The RSS and Dirty columns need page-table walks the VMA
  * dump does not make: they are printed as "-".
+ *
+ * With --addr A,...: the address query, one row per address, the VMA
+ * covering it or the next one above it (PROCMAP_QUERY's lookup), "none" if
+ * there is none.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -29,7 +33,10 @@ bool tda_maps_wanted(int argc, char **argv)
 static void maps_usage(FILE *f)
 {
 	fputs("Usage: " PROG " --maps [-a | -p PID,...] [-b B] [--file-backed] [--exec]\n"
+	      "       " PROG " --maps -p PID --addr A[,A...] [-b B] [--file-backed] [--exec]\n"
 	      "The memory maps of processes as pmap -x prints them (RSS and Dirty as -).\n"
+	      "      --addr A,..  for each address (hex), the VMA covering it or the next\n"
+	      "                   one above it, as a row after the address; none if none\n"
 	      "  -a, --all        every process the caller may read (default)\n"
 	      "  -p, --pid PID,.. these processes\n"
 	      "  -b, --backend B  auto (default), netlink or procfs\n"
@@ -102,6 +109,60 @@ static void maps_total(uint64_t kb)
 	printf("total kB         %7" PRIu64 "       -       -\n", kb);
 }
 
+/* --addr: the query's answers, "ADDRESS  row" each. */
+static int maps_query(struct taskdiag *td, pid_t pid, uint32_t filter, char *list)
+{
+	struct taskdiag_vma_query q = { .pid = pid, .filter = filter };
+	const struct taskdiag_vma *v;
+	struct taskdiag_vma_iter *it;
+	char *tok, *save = NULL;
+	uint64_t *addrs = NULL, a;
+	size_t n = 0, cap = 0;
+	int ret;
+
+	for (tok = strtok_r(list, ", ", &save); tok; tok = strtok_r(NULL, ", ", &save)) {
+		char *end;
+
+		errno = 0;
+		a = strtoull(tok, &end, 16);
+		if (*end || end == tok || errno) {
+			free(addrs);
+			usage_error("--addr: '%s' is not a hex address", tok);
+		}
+		if (n == cap) {
+			uint64_t *m = realloc(addrs, (cap ? 2 * cap : 16) * sizeof(*m));
+
+			if (!m) {
+				free(addrs);
+				return report(-ENOMEM, NULL, "--addr");
+			}
+			addrs = m;
+			cap = cap ? 2 * cap : 16;
+		}
+		addrs[n++] = a;
+	}
+	if (!n)
+		usage_error("--addr: no address");
+	q.addrs = addrs;
+	q.naddrs = n;
+	ret = taskdiag_vma_query_start(td, &q, &it);
+	if (ret) {
+		free(addrs);
+		return report(ret, td, "--maps --addr");
+	}
+	printf("Query            Address           Kbytes     RSS   Dirty Mode  Mapping\n");
+	while ((ret = taskdiag_vma_query_next(it, &a, &v)) == 1) {
+		printf("%016" PRIx64 " ", a);
+		if (v)
+			maps_row(v);
+		else
+			printf("none\n");
+	}
+	taskdiag_vma_iter_end(it);
+	free(addrs);
+	return ret < 0 ? report(ret, td, "--maps --addr") : 0;
+}
+
 static int maps_one(struct taskdiag *td, struct taskdiag *names,
 		    const struct taskdiag_vma_request *req)
 {
@@ -144,13 +205,14 @@ int tda_maps_main(int argc, char **argv)
 		{ "backend", required_argument, NULL, 'b' },
 		{ "file-backed", no_argument, NULL, 'F' },
 		{ "exec", no_argument, NULL, 'X' },
+		{ "addr", required_argument, NULL, 'A' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	enum taskdiag_backend backend = TASKDIAG_BACKEND_AUTO;
 	struct taskdiag_vma_request req = { 0 };
 	struct taskdiag *td = NULL, *names = NULL;
-	char *pids = NULL, *tok, *save = NULL;
+	char *pids = NULL, *addrs = NULL, *tok, *save = NULL;
 	int c, ret = 0;
 
 	opterr = 0;
@@ -176,6 +238,9 @@ int tda_maps_main(int argc, char **argv)
 		case 'X':
 			req.filter |= TASKDIAG_VMA_EXEC;
 			break;
+		case 'A':
+			addrs = optarg;
+			break;
 		case 'h':
 			maps_usage(stdout);
 			return 0;
@@ -185,6 +250,19 @@ int tda_maps_main(int argc, char **argv)
 	}
 	if (optind < argc)
 		usage_error("--maps: unexpected argument '%s'", argv[optind]);
+	if (addrs) {
+		char *end;
+		long v = pids ? strtol(pids, &end, 10) : 0;
+
+		if (!pids || *end || v <= 0 || v > 0x3fffffff)
+			usage_error("--addr needs -p with one pid");
+		ret = taskdiag_open(&td, backend);
+		if (ret)
+			return report(ret, NULL, "opening the backend");
+		ret = maps_query(td, (pid_t)v, req.filter, addrs);
+		taskdiag_close(td);
+		return ret;
+	}
 	ret = taskdiag_open(&td, backend);
 	if (ret)
 		return report(ret, NULL, "opening the backend");

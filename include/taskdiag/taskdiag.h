@@ -784,6 +784,62 @@ TASKDIAG_API void taskdiag_vma_iter_end(struct taskdiag_vma_iter *it);
 /** The VmFlags mnemonic ("rd", "wr", ...) of flag bit @bit, or NULL. */
 TASKDIAG_API const char *taskdiag_vma_flag_name(unsigned int bit);
 
+/*
+ * The address query (since 0.5): for each address, the VMA covering it or
+ * else the next one above it that passes the filter, as PROCMAP_QUERY's
+ * PROCMAP_QUERY_COVERING_OR_NEXT_VMA finds it, or none. Netlink: get-vma's
+ * address query, 2,048 addresses per request; procfs: the PROCMAP_QUERY
+ * ioctl on /proc/PID/maps where the kernel has it (6.11+, detected at run
+ * time), else a lookup in the text of maps, read once.
+ */
+
+/** taskdiag_vma_query::flags: on procfs, look up maps's text even where
+ *  PROCMAP_QUERY exists (to compare the two). */
+#define TASKDIAG_VMA_QUERY_MAPS_TEXT	(1u << 0)
+
+/**
+ * struct taskdiag_vma_query - an address query (since 0.5)
+ * @pid: the process (a thread's pid reads that thread's mm, as
+ *       /proc/TID/maps does); required
+ * @filter: TASKDIAG_VMA_FILE_BACKED and/or TASKDIAG_VMA_EXEC
+ * @addrs: the addresses, in any order (answered in this order); the array
+ *         must stay valid until taskdiag_vma_iter_end()
+ * @naddrs: how many, at least 1
+ * @flags: TASKDIAG_VMA_QUERY_* bits
+ */
+struct taskdiag_vma_query {
+	pid_t pid;
+	uint32_t filter;
+	const uint64_t *addrs;
+	size_t naddrs;
+	uint32_t flags;
+};
+
+/**
+ * taskdiag_vma_query_start() - answer an address query
+ * @td: a netlink or procfs handle, with no other iteration running
+ * @q: the query
+ * @it: set to an iterator for taskdiag_vma_query_next(), ended with
+ *      taskdiag_vma_iter_end()
+ *
+ * Return: 0, -EINVAL (no pid, no address, a bad filter or flag), -EBUSY,
+ * -ENOMEM, -EACCES or -ESRCH (procfs), or another negative errno.
+ */
+TASKDIAG_API int taskdiag_vma_query_start(struct taskdiag *td,
+					  const struct taskdiag_vma_query *q,
+					  struct taskdiag_vma_iter **it);
+/**
+ * taskdiag_vma_query_next() - the next address's answer
+ * @addr: set to the queried address
+ * @vma: set to its VMA (valid until the next call), or NULL if no VMA at
+ *       or above @addr passes the filter
+ *
+ * Return: 1 with @addr and @vma set, 0 once every address is answered, or
+ * a negative errno (-EACCES, -ESRCH; -EBADMSG for a malformed reply).
+ */
+TASKDIAG_API int taskdiag_vma_query_next(struct taskdiag_vma_iter *it, uint64_t *addr,
+					 const struct taskdiag_vma **vma);
+
 #ifdef __cplusplus
 }
 #endif

@@ -19,10 +19,27 @@ starts a population of its own):
   maps lines they name; a thread's pid gives its process's VMAs;
 - the 65,000-VMA process reads the same with an 8 KiB and a 1 MiB receive
   buffer (resumed by address across hundreds of datagrams);
-- bad requests fail with EINVAL (or the errno named) and an extack text.
+- bad requests fail with EINVAL (or the errno named) and an extack text;
+- the address query (addrs): at every VMA's start, end - 1 and end, inside
+  gaps, below the first VMA, above the last, in guard pages, unfiltered and
+  with each filter, each answer is the maps line a text lookup of
+  /proc/PID/maps finds (the first line ending above the address that
+  passes the filter), and no-vma where none does; on a kernel with
+  PROCMAP_QUERY (6.11+) also what that ioctl, called here directly,
+  answers; a process whose maps the reader may not open is EACCES;
+- a thread whose thread-group leader has exited: its pid reads its mm (the
+  dump and the query equal /proc/TID/maps, not the empty maps of the
+  leader);
+- a process of 3,000 VMAs (three times the VMAs the module visits per hold
+  of the mmap lock): the dump, the filtered dump and queries that skip
+  across thousands of VMAs equal maps (the walk resumed by address after
+  each lock drop).
 
 With --quick: no 65,000-VMA process (the other kernels' run, where the
-names, flags and permissions are what differs).
+names, flags and permissions are what differs). With --lib-query PATH
+(vma_lib): libtaskdiag's address query on netlink and procfs (the
+PROCMAP_QUERY ioctl where the kernel has it, maps's text) against tdnl's;
+--lib implies it.
 
 With --lib and --tda (root and nobody): libtaskdiag's VMA iterator on the
 netlink backend and on the procfs backend give the same records as
@@ -32,10 +49,12 @@ tdnl.py, and task_diag_all --maps -p PID prints, in its columns that pmap
 Each check would fail if the module got a VMA, a name, a flag, a
 permission or a resume point wrong.
 """
+import bisect
 import ctypes
 import errno
 import os
 import re
+import struct
 import subprocess
 import sys
 import threading
@@ -46,9 +65,12 @@ import tdnl  # noqa: E402
 
 NOBODY = 65534
 MANY = 65000
+MID = 3000
 PAGE = os.sysconf("SC_PAGE_SIZE")
 results = []
 notes = []
+QUICK = [False]
+LIBQ = [None]      # --lib-query: vma_lib for the query's checks alone
 
 
 def check(name, ok, detail=""):
@@ -87,12 +109,15 @@ def mmap(length, prot, flags, fd=-1, off=0):
 def hold(kind, tmp):
     """Make the mappings of a population process, say what was made, wait."""
     made = []
-    if kind == "many":
-        n = MANY // 2    # every other page read-only: 2 VMAs per step
+    if kind == "leaderless":
+        hold_leaderless()
+        return
+    if kind in ("many", "mid"):
+        n = (MANY if kind == "many" else MID) // 2   # every other page read-only: 2 per step
         base = mmap(2 * n * PAGE, PROT_R | PROT_W, MAP_PRIVATE | MAP_ANON)
         for i in range(n):
             libc.mprotect(base + 2 * i * PAGE, PAGE, PROT_R)
-        made.append("many")
+        made.append(kind)
     else:
         path = os.path.join(tmp, "mapped file")
         with open(path, "wb") as f:
@@ -151,6 +176,19 @@ def hold(kind, tmp):
         made.append("threads")
     print("ready " + ",".join(made), flush=True)
     sys.stdin.read()
+
+
+def hold_leaderless():
+    """A thread maps a page and lives on; the main thread (the leader)
+    exits alone (the raw exit system call ends only the calling thread)."""
+    def thread():
+        mmap(3 * PAGE, PROT_R | PROT_W, MAP_PRIVATE | MAP_ANON)
+        print("ready %d" % threading.get_native_id(), flush=True)
+        sys.stdin.read()
+        os._exit(0)
+    threading.Thread(target=thread).start()
+    time.sleep(0.2)
+    libc.syscall(60, 0)     # SYS_exit on x86-64
 
 
 def start_population(kind, tmp, user=None):
@@ -336,6 +374,250 @@ def resume_after_exit(tmp):
         big.wait()
 
 
+# --- the address query ---
+
+A_ADDRS = tdnl.abi.attr("VMA", "addrs")
+_E_QADDR = tdnl.abi.attr("VMA_ENTRY", "query_addr")
+_E_NOVMA = tdnl.abi.attr("VMA_ENTRY", "no_vma")
+MAX_ADDRS = 2048
+
+
+def query(c, pid, addrs, filter_=None):
+    """An address query: [(address, vma dict or None)], one per address.
+    Strict: each entry carries query-addr, then either vma (and maybe name)
+    or no-vma; the answers come in the order of addrs."""
+    out = []
+    for i in range(0, len(addrs), MAX_ADDRS):
+        part = addrs[i:i + MAX_ADDRS]
+        raw = tdnl.nla(A_ADDRS, struct.pack("=%dQ" % len(part), *part))
+        seq = c.send_vma_request(scope=tdnl.SCOPE["task"], pid=pid, filter_=filter_,
+                                 raw_attrs=raw)
+        for msg in c.recv_msgs(seq):
+            for at, data in tdnl.parse_attrs(msg[4:]):
+                name = tdnl.abi.sets["VMA"].get(at, (None, None))[0]
+                if name == "pid":
+                    if struct.unpack("=I", data)[0] != tid_process(pid):
+                        raise ValueError("query reply for pid %d" % struct.unpack("=I", data))
+                    continue
+                if name != "entry":
+                    continue
+                attrs = tdnl.parse_attrs(data)
+                if not attrs or attrs[0][0] != _E_QADDR:
+                    raise ValueError("an answer without query-addr first")
+                qa = struct.unpack("=Q", attrs[0][1])[0]
+                rest = attrs[1:]
+                if [a for a, _ in rest] == [_E_NOVMA]:
+                    out.append((qa, None))
+                else:
+                    if any(a == _E_NOVMA for a, _ in rest):
+                        raise ValueError("no-vma with a vma")
+                    body = b"".join(tdnl.nla(a, d) for a, d in rest)
+                    out.append((qa, tdnl.decode_vma_entry(body)))
+    if [a for a, _ in out] != list(addrs):
+        raise ValueError("answers for %d of %d addresses, or out of order"
+                         % (len(out), len(addrs)))
+    return out
+
+
+def tid_process(pid):
+    try:
+        with open("/proc/%d/status" % pid) as f:
+            return int(next(ln for ln in f if ln.startswith("Tgid:")).split()[1])
+    except (OSError, StopIteration):
+        return pid
+
+
+def maps_spans(text):
+    """[(start, end, perms, inode, line)] of a maps text, without the gate
+    area (x86's [vsyscall], listed last where the kernel was booted with
+    it): no VMA of the mm, PROCMAP_QUERY and the module never answer it."""
+    out = []
+    for ln in text.splitlines():
+        w = ln.split()
+        if w[-1] == "[vsyscall]":
+            continue
+        s, e = (int(x, 16) for x in w[0].split("-"))
+        out.append((s, e, w[1], int(w[4]), ln))
+    return out
+
+
+def text_lookup(spans, addr, filter_):
+    """The oracle: the first maps line ending above addr that passes the
+    filter (its inode column non-zero for file-backed, x for exec)."""
+    key = (id(spans), filter_)
+    if key not in _KEPT:
+        kept = [sp for sp in spans
+                if not (filter_ & tdnl.VMA_FILTER["file_backed"] and sp[3] == 0)
+                and not (filter_ & tdnl.VMA_FILTER["exec"] and sp[2][2] != "x")]
+        _KEPT[key] = (kept, [sp[1] for sp in kept])
+    kept, ends = _KEPT[key]
+    i = bisect.bisect_right(ends, addr)
+    return kept[i][4] if i < len(kept) else None
+
+
+_KEPT = {}
+
+
+def probe_addrs(spans, full):
+    """Addresses at the edges of every VMA, inside gaps, below the first,
+    above the last, in guard (---p) pages, and the top of the range."""
+    out = {0, spans[0][0] - 1 if spans[0][0] else 0, spans[-1][1], spans[-1][1] + PAGE,
+           (1 << 47) - 1, 1 << 47, (1 << 64) - 1}
+    step = 1 if full else max(1, len(spans) // 300)
+    for i in range(0, len(spans), step):
+        s, e, perms = spans[i][:3]
+        out |= {s, s + 1, e - 1, e, (s + e) // 2 & ~(PAGE - 1)}
+        if i + 1 < len(spans) and spans[i + 1][0] > e:
+            out |= {e + (spans[i + 1][0] - e) // 2, spans[i + 1][0] - 1}
+        if perms == "---p":
+            out |= {s, s + PAGE // 2}
+    return sorted(out)
+
+
+# PROCMAP_QUERY (include/uapi/linux/fs.h of 6.11+), called directly.
+class ProcmapQuery(ctypes.Structure):
+    _fields_ = [(n, ctypes.c_uint64) for n in (
+        "size", "query_flags", "query_addr", "vma_start", "vma_end", "vma_flags",
+        "vma_page_size", "vma_offset", "inode")] + \
+        [(n, ctypes.c_uint32) for n in ("dev_major", "dev_minor", "vma_name_size",
+                                         "build_id_size")] + \
+        [("vma_name_addr", ctypes.c_uint64), ("build_id_addr", ctypes.c_uint64)]
+
+
+PROCMAP_QUERY = (3 << 30) | (ctypes.sizeof(ProcmapQuery) << 16) | (ord("f") << 8) | 17
+PMQ_R, PMQ_W, PMQ_X, PMQ_S, PMQ_COVERING_OR_NEXT, PMQ_FILE = 1, 2, 4, 8, 0x10, 0x20
+libc.ioctl.argtypes = [ctypes.c_int, ctypes.c_ulong, ctypes.c_void_p]
+
+
+def procmap_query(fd, addr, filter_):
+    """The ioctl's answer: a vma-like dict, None (ENOENT), or "ENOTTY"."""
+    name = ctypes.create_string_buffer(4096)
+    q = ProcmapQuery(size=ctypes.sizeof(ProcmapQuery), query_addr=addr,
+                     vma_name_size=4096, vma_name_addr=ctypes.addressof(name))
+    q.query_flags = PMQ_COVERING_OR_NEXT | \
+        (PMQ_FILE if filter_ & tdnl.VMA_FILTER["file_backed"] else 0) | \
+        (PMQ_X if filter_ & tdnl.VMA_FILTER["exec"] else 0)
+    if libc.ioctl(fd, PROCMAP_QUERY, ctypes.byref(q)) != 0:
+        e = ctypes.get_errno()
+        if e == errno.ENOENT:
+            return None
+        if e == errno.ENOTTY:
+            return "ENOTTY"
+        raise OSError(e, "PROCMAP_QUERY")
+    perms = "".join(c if q.vma_flags & b else "-" for c, b in
+                    (("r", PMQ_R), ("w", PMQ_W), ("x", PMQ_X))) + \
+        ("s" if q.vma_flags & PMQ_S else "p")
+    return {"start": q.vma_start, "end": q.vma_end, "offset": q.vma_offset,
+            "inode": q.inode, "dev": (q.dev_major, q.dev_minor), "perms": perms,
+            "name": name.value.decode(errors="surrogateescape") if q.vma_name_size else ""}
+
+
+def as_pmq(v):
+    """The fields PROCMAP_QUERY gives, of one of our answers (its name not
+    escaped: the ioctl copies d_path() as is, maps writes a newline \\012)."""
+    ln = tdnl.vma_maps_line(v)
+    return {"start": v["start"], "end": v["end"], "offset": v["offset"], "inode": v["inode"],
+            "dev": (v["dev_major"], v["dev_minor"]), "perms": ln.split()[1],
+            "name": v.get("name", "").replace("\\012", "\n")}
+
+
+def has_procmap_query():
+    rel = tuple(int(x) for x in re.match(r"(\d+)\.(\d+)", os.uname().release).groups())
+    return rel >= (6, 11)
+
+
+def queries(c, who, pid, full=True, spans=None):
+    """The address query against a text lookup of maps and PROCMAP_QUERY."""
+    text = read_maps(pid)
+    spans = spans or maps_spans(text)
+    addrs = probe_addrs(spans, full)
+    fd = os.open("/proc/%d/maps" % pid, os.O_RDONLY)
+    try:
+        for fname, fl in (("unfiltered", 0), ("file-backed", tdnl.VMA_FILTER["file_backed"]),
+                          ("exec", tdnl.VMA_FILTER["exec"]),
+                          ("file-backed exec", tdnl.VMA_FILTER["file_backed"] |
+                           tdnl.VMA_FILTER["exec"])):
+            got = query(c, pid, addrs, fl or None)
+            bad = []
+            nones = 0
+            for a, v in got:
+                want = text_lookup(spans, a, fl)
+                mine = tdnl.vma_maps_line(v) if v else None
+                nones += v is None
+                if mine != want:
+                    bad.append("%#x: %r, maps %r" % (a, mine, want))
+            check("%s: pid %d, %s: %d queried addresses answered as maps's text lookup"
+                  % (who, pid, fname, len(addrs)), not bad and nones > 0,
+                  "%d no-vma%s" % (nones, "; " + "; ".join(bad[:3]) if bad else ""))
+            if not has_procmap_query():
+                continue
+            bad = []
+            for a, v in got:
+                want = procmap_query(fd, a, fl)
+                mine = as_pmq(v) if v else None
+                if mine != want:
+                    bad.append("%#x: %r, PROCMAP_QUERY %r" % (a, mine, want))
+            check("%s: pid %d, %s: every answer equals PROCMAP_QUERY's" % (who, pid, fname),
+                  not bad, "; ".join(bad[:3]))
+    finally:
+        os.close(fd)
+
+
+def leaderless(c, tmp):
+    """A thread whose leader has exited: its pid reads its own mm."""
+    cmd = [sys.executable, os.path.abspath(__file__), "--hold", "leaderless", tmp]
+    p = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    try:
+        tid = int(p.stdout.readline().split()[1])
+        for _ in range(200):
+            if read_maps(p.pid) == "":
+                break
+            time.sleep(0.05)
+        want = read_maps(tid)
+        check("the leaderless fixture: the leader's maps is empty, thread %d's is not" % tid,
+              read_maps(p.pid) == "" and want)
+        got = c.vma_request(scope=tdnl.SCOPE["task"], pid=tid)
+        check("a thread whose leader exited: scope task on its pid gives /proc/TID/maps",
+              list(got) == [p.pid] and lines(got[p.pid]) == want.splitlines(),
+              "%d of %d lines, pids %s" % (len(got.get(p.pid, [])), len(want.splitlines()),
+                                           list(got)))
+        spans = maps_spans(want)
+        ans = query(c, tid, [s for s, _, _, _, _ in spans])
+        check("... and the address query on it answers from that mm",
+              [tdnl.vma_maps_line(v) if v else None for _, v in ans] == want.splitlines())
+        got = c.vma_request(scope=tdnl.SCOPE["task"], pid=p.pid)
+        check("... while the leader's pid gives its (empty) maps", not got.get(p.pid))
+    finally:
+        p.stdin.close()
+        p.wait()
+
+
+def lock_breaks(c, tmp):
+    """3,000 VMAs: every walk crosses the module's per-lock-hold bound."""
+    p = start_population("mid", tmp)[0]
+    try:
+        want = read_maps(p.pid).splitlines()
+        full = c.vma_request(scope=tdnl.SCOPE["task"], pid=p.pid).get(p.pid, [])
+        check("3,000 VMAs: the dump equals maps across lock drops",
+              lines(full) == want and len(want) > MID, "%d lines" % len(want))
+        ex = c.vma_request(scope=tdnl.SCOPE["task"], pid=p.pid,
+                           filter_=tdnl.VMA_FILTER["exec"]).get(p.pid, [])
+        check("3,000 VMAs: the exec-filtered dump (thousands skipped) equals maps",
+              lines(ex) == [ln for ln in want if ln.split()[1][2] == "x"], "%d" % len(ex))
+        spans = maps_spans("\n".join(want))
+        lo = [s for s, e, perms, ino, ln in spans if ino == 0 and perms == "r--p"]
+        addrs = sorted(set(lo[::97] + [lo[0], lo[len(lo) // 2]]))
+        fl = tdnl.VMA_FILTER["file_backed"]
+        got = query(c, p.pid, addrs, fl)
+        check("3,000 VMAs: file-backed queries from inside the anonymous run (thousands "
+              "of VMAs skipped) answer as maps's text lookup",
+              [tdnl.vma_maps_line(v) if v else None for _, v in got] ==
+              [text_lookup(spans, a, fl) for a in addrs], "%d addresses" % len(addrs))
+    finally:
+        p.stdin.close()
+        p.wait()
+
+
 def expect_err(c, name, want, **kw):
     try:
         c.vma_request(**kw)
@@ -364,6 +646,28 @@ def bad_requests(c):
     expect_err(c, "an unknown attribute", errno.EINVAL, raw_attrs=tdnl.nla(60, b"\0" * 4))
     expect_err(c, "a short start", errno.EINVAL,
                raw_attrs=tdnl.nla(tdnl.abi.attr("VMA", "start"), b"\0" * 4))
+    # the address query
+    me = os.getpid()
+    q8 = tdnl.nla(A_ADDRS, b"\0" * 8)
+    expect_err(c, "addrs with all-processes", errno.EINVAL, raw_attrs=q8)
+    expect_err(c, "addrs with scope task and no pid", errno.EINVAL, scope=S["task"],
+               raw_attrs=q8)
+    expect_err(c, "addrs with start", errno.EINVAL, scope=S["task"], pid=me, start=0,
+               raw_attrs=q8)
+    expect_err(c, "addrs with end", errno.EINVAL, scope=S["task"], pid=me, end=1 << 40,
+               raw_attrs=q8)
+    expect_err(c, "addrs of 12 bytes (not a multiple of 8)", errno.EINVAL, scope=S["task"],
+               pid=me, raw_attrs=tdnl.nla(A_ADDRS, b"\0" * 12))
+    expect_err(c, "zero addresses", errno.ERANGE, scope=S["task"], pid=me,
+               raw_attrs=tdnl.nla(A_ADDRS, b""))
+    expect_err(c, "2,049 addresses (above the limit)", errno.ERANGE, scope=S["task"],
+               pid=me, raw_attrs=tdnl.nla(A_ADDRS, b"\0" * 8 * (MAX_ADDRS + 1)))
+    expect_err(c, "addrs for a pid of no process", errno.ESRCH, scope=S["task"],
+               pid=4000000, raw_attrs=q8)
+    expect_err(c, "addrs with an unknown filter bit", errno.EINVAL, scope=S["task"],
+               pid=me, filter_=1 << 5, raw_attrs=q8)
+    check("2,048 addresses (the limit) are answered",
+          len(query(c, me, list(range(0, MAX_ADDRS * PAGE, PAGE)))) == MAX_ADDRS)
     try:
         c.vma_request(scope=S["task"], pid=1, dump=False)
         check("bad request: get-vma without NLM_F_DUMP -> EOPNOTSUPP", False, "accepted")
@@ -380,6 +684,8 @@ def unreadable(c, who, pid):
         return
     check("%s: it is absent from an all-processes dump" % who, pid not in c.vma_request())
     expect_err(c, "%s: scope task on it" % who, errno.EACCES, scope=tdnl.SCOPE["task"], pid=pid)
+    expect_err(c, "%s: an address query on it" % who, errno.EACCES, scope=tdnl.SCOPE["task"],
+               pid=pid, raw_attrs=tdnl.nla(A_ADDRS, b"\0" * 8))
 
 
 # --- the library, task_diag_all and pmap ---
@@ -408,6 +714,49 @@ def lib_backends(lib, who, pids_):
 BACKEND_FLAGS = {"netlink": (1 << 64) - 1, "procfs": 0x87}
 
 
+def lib_query(lib, who, pid):
+    """libtaskdiag's address query, netlink and procfs (PROCMAP_QUERY where
+    the kernel has it, and maps's text), against tdnl's query."""
+    c = tdnl.Client()
+    addrs = probe_addrs(maps_spans(read_maps(pid)), False)
+    for fl in (0, tdnl.VMA_FILTER["file_backed"], tdnl.VMA_FILTER["exec"]):
+        want = query(c, pid, addrs, fl or None)
+        for backend, arg in (("netlink", ""), ("procfs", ""), ("procfs", ",text")):
+            out = subprocess.run([lib, "query", backend, str(pid), "%d%s" % (fl, arg)] +
+                                 ["%x" % a for a in addrs], capture_output=True, text=True)
+            m = BACKEND_FLAGS[backend]
+            exp = ["%x %s" % (a, "%x %x %x %d %x %x %x %s" % (
+                v["start"], v["end"], v["offset"], v["inode"], v["dev_major"], v["dev_minor"],
+                v["flags"] & m, v.get("name", "")) if v else "none") for a, v in want]
+            got = out.stdout.splitlines()
+            check("%s: libtaskdiag's query, %s%s, filter %d, pid %d: tdnl's answers"
+                  % (who, backend, arg or (" (PROCMAP_QUERY)" if backend == "procfs" and
+                                           has_procmap_query() else ""), fl, pid),
+                  out.returncode == 0 and got == exp,
+                  "%d of %d lines%s" % (sum(a == b for a, b in zip(got, exp)), len(exp),
+                                        "; " + out.stderr.strip() if out.returncode else ""))
+    # 2,500 addresses (repeated, unsorted): two requests of the netlink
+    # backend, one request message above a page
+    many_ = (addrs[::-1] * (2500 // len(addrs) + 1))[:2500]
+    want = query(c, pid, many_)
+    for backend in ("netlink", "procfs"):
+        out = subprocess.run([lib, "query", backend, str(pid), "0"] + ["%x" % a for a in many_],
+                             capture_output=True, text=True)
+        exp = ["%x %s" % (a, "%x %x" % (v["start"], v["end"]) if v else "none")
+               for a, v in want]
+        got = [" ".join(ln.split()[:3]) if not ln.endswith(" none") else ln
+               for ln in out.stdout.splitlines()]
+        check("%s: libtaskdiag's query, %s, 2,500 addresses: tdnl's answers" % (who, backend),
+              out.returncode == 0 and got == exp, "%d of %d lines%s" % (
+                  sum(a == b for a, b in zip(got, exp)), len(exp),
+                  "; " + out.stderr.strip() if out.returncode else ""))
+    out = subprocess.run([lib, "query", "procfs", "4000000", "0", "0"], capture_output=True,
+                         text=True)
+    check("%s: libtaskdiag's query on procfs for no process fails" % who,
+          out.returncode == 1 and "no such process" in out.stderr, out.stderr.strip())
+    c.close()
+
+
 def pmap_compare(tda, who, pid):
     """task_diag_all --maps against pmap -x: address, kbytes, mode, mapping."""
     p = subprocess.run(["pmap", "-x", str(pid)], capture_output=True, text=True)
@@ -427,6 +776,29 @@ def pmap_compare(tda, who, pid):
                                  or t.stderr.strip()))
 
 
+def tda_query(tda, who, pid):
+    """task_diag_all --maps -p PID --addr: one row per address, the start
+    and size of tdnl's answer, or none."""
+    c = tdnl.Client()
+    addrs = probe_addrs(maps_spans(read_maps(pid)), False)[:200]
+    want = ["%016x %s" % (a, "%016x %d" % (v["start"], (v["end"] - v["start"]) >> 10)
+                          if v else "none") for a, v in query(c, pid, addrs)]
+    c.close()
+    for backend in ("netlink", "procfs"):
+        t = subprocess.run([tda, "--maps", "-p", str(pid), "-b", backend, "--addr",
+                            ",".join("%x" % a for a in addrs)], capture_output=True, text=True)
+        got = [" ".join(ln.split()[:3]) if not ln.endswith(" none") else ln
+               for ln in t.stdout.splitlines()[1:]]
+        check("%s: task_diag_all --maps -p %d --addr (%s): the query's answers" % (who, pid,
+                                                                                  backend),
+              t.returncode == 0 and got == want, "%d of %d rows%s" % (
+                  sum(a == b for a, b in zip(got, want)), len(want), "; " + t.stderr.strip()
+                  if t.returncode else ""))
+    t = subprocess.run([tda, "--maps", "--addr", "1000"], capture_output=True, text=True)
+    check("%s: task_diag_all --maps --addr without -p is a usage error (2)" % who,
+          t.returncode == 2 and "--addr" in t.stderr, t.stderr.strip())
+
+
 def run(who, tmp, lib, tda, extra_focus=(), unreadable_pids=()):
     pop, made = start_population("mix", tmp)
     notes.append("%s population: %s" % (who, ", ".join(made)))
@@ -436,12 +808,20 @@ def run(who, tmp, lib, tda, extra_focus=(), unreadable_pids=()):
     focus = {pop.pid} | set(extra_focus)
     compare_all(c, who, focus)
     filters_and_range(c, who, pop.pid, tid)
+    t0 = time.time()
+    queries(c, who, pop.pid, full=not QUICK[0])
+    notes.append("%s: the address query's checks took %.0f s" % (who, time.time() - t0))
     for pid in unreadable_pids:
         unreadable(c, who, pid)
     if lib:
         lib_backends(lib, who, [pop.pid] + list(extra_focus[:1]))
+    if lib or LIBQ[0]:
+        t0 = time.time()
+        lib_query(lib or LIBQ[0], who, pop.pid)
+        notes.append("%s: the library's query checks took %.0f s" % (who, time.time() - t0))
     if tda:
         pmap_compare(tda, who, pop.pid)
+        tda_query(tda, who, pop.pid)
     c.close()
     pop.stdin.close()
     pop.wait()
@@ -457,12 +837,17 @@ def main(argv):
         lib = argv[argv.index("--lib") + 1]
     if "--tda" in argv:
         tda = argv[argv.index("--tda") + 1]
+    QUICK[0] = "--quick" in argv
+    if "--lib-query" in argv:
+        LIBQ[0] = argv[argv.index("--lib-query") + 1]
     if "--user-part" in argv:
         tmp = argv[argv.index("--user-part") + 1]
         roots = [int(x) for x in argv[argv.index("--root-pids") + 1].split(",")]
         run("nobody", tmp, lib, tda, unreadable_pids=roots)
         c = tdnl.Client()
         bad_requests(c)
+        for n in notes[1:]:
+            print("# " + n)
         return 0 if all(results) else 1
 
     if os.getuid() != 0:
@@ -478,6 +863,7 @@ def main(argv):
     tmp = "/tmp/td_vma_root"
     os.makedirs(tmp, exist_ok=True)
     quick = "--quick" in argv
+    QUICK[0] = quick
     big = subprocess.Popen(["sleep", "1000"], stdin=subprocess.PIPE) if quick else \
         start_population("many", tmp)[0]
     try:
@@ -487,16 +873,24 @@ def main(argv):
             c.close()
         run("root", tmp, lib, tda, extra_focus=() if quick else (big.pid,))
         bad_requests(tdnl.Client())
+        c = tdnl.Client()
+        t0 = time.time()
+        leaderless(c, tmp)
+        lock_breaks(c, tmp)
+        notes.append("the leaderless and 3,000-VMA checks took %.0f s" % (time.time() - t0))
+        c.close()
         utmp = "/tmp/td_vma_nobody"
         os.makedirs(utmp, exist_ok=True)
         os.chown(utmp, NOBODY, NOBODY)
         cmd = ["setpriv", "--reuid=%d" % NOBODY, "--regid=%d" % NOBODY, "--clear-groups",
                sys.executable, os.path.abspath(__file__), "--user-part", utmp,
-               "--root-pids", "%d,1" % big.pid]
+               "--root-pids", "%d,1" % big.pid] + (["--quick"] if quick else [])
         if lib:
             cmd += ["--lib", lib]
         if tda:
             cmd += ["--tda", tda]
+        if LIBQ[0]:
+            cmd += ["--lib-query", LIBQ[0]]
         t0 = time.time()
         rc = subprocess.run(cmd).returncode
         check("the unprivileged part passed", rc == 0, "%.0f s" % (time.time() - t0))

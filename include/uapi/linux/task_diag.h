@@ -529,10 +529,12 @@ enum {
 
 /*
  * Top-level attributes of get-vma requests and replies. A request carries
- * scope, pid, procfs-fd, filter, start and end (the kernel refuses the
- * others); each reply message carries pid and one entry per VMA, in
- * ascending address order. A process whose VMAs do not fit one message
- * continues in the next ones, each again with its pid.
+ * scope, pid, procfs-fd, filter, start and end, or, for an address query,
+ * scope, pid, procfs-fd, filter and addrs (the kernel refuses the others);
+ * each reply message carries pid and one entry per VMA, in ascending
+ * address order (an address query: one entry per queried address, in the
+ * request's order). A process whose VMAs do not fit one message continues
+ * in the next ones, each again with its pid.
  */
 enum {
 	TASK_DIAG_A_VMA_PAD = 1,	/* pad */
@@ -543,6 +545,7 @@ enum {
 	TASK_DIAG_A_VMA_START,		/* u64, bytes (user virtual address), request only */
 	TASK_DIAG_A_VMA_END,		/* u64, bytes (user virtual address), request only */
 	TASK_DIAG_A_VMA_ENTRY,		/* nest */
+	TASK_DIAG_A_VMA_ADDRS,		/* binary: array of u64, bytes (array of u64 user virtual addresses), request only */
 
 	__TASK_DIAG_A_VMA_MAX,
 	TASK_DIAG_A_VMA_MAX = (__TASK_DIAG_A_VMA_MAX - 1)
@@ -556,6 +559,8 @@ enum {
 	TASK_DIAG_A_VMA_ENTRY_PAD = 1,	/* pad */
 	TASK_DIAG_A_VMA_ENTRY_VMA,	/* binary: struct task_diag_vma */
 	TASK_DIAG_A_VMA_ENTRY_NAME,	/* string, text */
+	TASK_DIAG_A_VMA_ENTRY_QUERY_ADDR, /* u64, bytes (user virtual address) */
+	TASK_DIAG_A_VMA_ENTRY_NO_VMA,	/* flag */
 
 	__TASK_DIAG_A_VMA_ENTRY_MAX,
 	TASK_DIAG_A_VMA_ENTRY_MAX = (__TASK_DIAG_A_VMA_ENTRY_MAX - 1)
