@@ -644,8 +644,11 @@ static int td_vma_parse_addrs(struct td_vma_dump *d, struct nlattr **attrs,
 	}
 	n = nla_len(a) / sizeof(u64);
 	BUILD_BUG_ON(TD_VMA_MAX_ADDRS != 2048);
-	if (WARN_ON_ONCE(!n || n > TD_VMA_MAX_ADDRS))
-		return -EINVAL;
+	/* The policy's range check already keeps n within 1..TD_VMA_MAX_ADDRS. */
+	if (!n || n > TD_VMA_MAX_ADDRS) {
+		NL_SET_ERR_MSG_ATTR(extack, a, "an address query takes 1 to 2048 addresses");
+		return -ERANGE;
+	}
 	d->addrs = kvmalloc_array(n, sizeof(*d->addrs), GFP_KERNEL);
 	if (!d->addrs)
 		return -ENOMEM;
@@ -723,7 +726,8 @@ static int td_vma_parse_req(struct td_vma_dump *d, struct nlattr **attrs,
 	d->thread = task ? get_pid(pid) : NULL;
 	rcu_read_unlock();
 	if (d->target) {
-		switch (td_target_visibility(d->subj, d->target)) {
+		/* as /proc/TID: the hidepid= rules of the task whose maps is read */
+		switch (td_target_visibility(d->subj, d->thread)) {
 		case TD_VIS_FULL:
 			return 0;
 		case TD_VIS_LISTED:
