@@ -58,6 +58,7 @@ _Static_assert(TASKDIAG_GROUP_IO == TASK_DIAG_SHOW_IO, "group bits are the ABI's
 _Static_assert(TASKDIAG_GROUP_STATUS == TASK_DIAG_SHOW_STATUS, "group bits are the ABI's");
 _Static_assert(TASKDIAG_GROUP_CRED == TASK_DIAG_SHOW_CRED, "group bits are the ABI's");
 _Static_assert(TASKDIAG_GROUP_CMDLINE == TASK_DIAG_SHOW_CMDLINE, "group bits are the ABI's");
+_Static_assert(TASKDIAG_GROUP_MEM == TASK_DIAG_SHOW_MEM, "group bits are the ABI's");
 _Static_assert(TASKDIAG_GROUP_ALL == TASK_DIAG_SHOW_ALL, "group bits are the ABI's");
 _Static_assert((int)TASKDIAG_SCOPE_ALL_PROCESSES == (int)TASK_DIAG_SCOPE_ALL_PROCESSES &&
 	       (int)TASKDIAG_SCOPE_ALL_THREADS == (int)TASK_DIAG_SCOPE_ALL_THREADS &&
