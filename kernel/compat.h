@@ -406,10 +406,13 @@ static inline bool td_vma_is_stack(const struct vm_area_struct *vma)
  *   exported); smaps_hugetlb_range() counts a hugetlb page shared when it
  *   is !present || folio_likely_mapped_shared(), 6.1 when its
  *   page_mapcount() >= 2, both also when hugetlb_pmd_shared();
- *   huge_ptep_get() takes the mm and the address.
+ *   huge_ptep_get() takes the mm and the address; a DAX (devmap) pmd is
+ *   not accounted (vm_normal_page_pmd() returns NULL) where 6.1 accounts
+ *   its page (follow_trans_huge_pmd()), outside the THP sums.
  */
 #define TD_MEM_HAS_KSM (LINUX_VERSION_CODE >= KERNEL_VERSION(6, 7, 0))
 #define TD_MEM_NONPRESENT_PRIVATE (LINUX_VERSION_CODE < KERNEL_VERSION(6, 12, 0))
+#define TD_MEM_DEVMAP_PMD_COUNTED (LINUX_VERSION_CODE < KERNEL_VERSION(6, 12, 0))
 
 static inline bool td_mapping_is_shmem(struct address_space *mapping)
 {

@@ -33,7 +33,7 @@
  * The sums of one walk, as task_mmu.c's mem_size_stats (the pss* in units
  * of 2^-12 bytes), and what makes them inexact: @swap_seen, a swap entry
  * was met (swap_pss); @shmem_swapped, a mapped shmem object has swapped
- * pages (swap); @dax, a DAX VMA was met (everything).
+ * pages (swap).
  */
 struct td_mss {
 	u64 resident, shared_clean, shared_dirty, private_clean, private_dirty;
@@ -42,7 +42,6 @@ struct td_mss {
 	u64 pss, pss_anon, pss_file, pss_shmem, pss_locked, pss_dirty;
 	bool swap_seen;
 	bool shmem_swapped;
-	bool dax;
 };
 
 /* smaps_page_accumulate() */
@@ -158,7 +157,9 @@ static void td_mem_pte(struct td_mss *m, struct vm_area_struct *vma, pte_t *ptep
 /*
  * smaps_pmd_entry(), under the pmd lock. The huge zero page (not exported)
  * is the one pmd-mapped page that is neither anonymous nor in a mapping: a
- * file page cannot leave its mapping while mapped.
+ * file page cannot leave its mapping while mapped. A DAX pmd (devmap) is
+ * accounted on 6.1 (follow_trans_huge_pmd() returns its page) and not on
+ * 6.12 (vm_normal_page_pmd() returns NULL), see compat.h.
  */
 static void td_mem_pmd_huge(struct td_mss *m, struct vm_area_struct *vma, pmd_t pmd,
 			    bool locked)
@@ -168,7 +169,9 @@ static void td_mem_pmd_huge(struct td_mss *m, struct vm_area_struct *vma, pmd_t 
 	bool present = false;
 
 	if (pmd_present(pmd)) {
-		if (pmd_devmap(pmd) || !pfn_valid(pmd_pfn(pmd)))
+		if (!pfn_valid(pmd_pfn(pmd)))
+			return;
+		if (pmd_devmap(pmd) && !TD_MEM_DEVMAP_PMD_COUNTED)
 			return;
 		page = pmd_page(pmd);
 		present = true;
@@ -181,15 +184,15 @@ static void td_mem_pmd_huge(struct td_mss *m, struct vm_area_struct *vma, pmd_t 
 	if (!page)
 		return;
 	folio = page_folio(page);
-	if (present && !folio_test_anon(folio) && !READ_ONCE(folio->mapping))
+	if (present && !is_zone_device_page(page) && !READ_ONCE(folio->mapping))
 		return;
 	if (folio_test_anon(folio))
 		m->anonymous_thp += HPAGE_PMD_SIZE;
 	else if (folio_test_swapbacked(folio))
 		m->shmem_thp += HPAGE_PMD_SIZE;
-	else
+	else if (!is_zone_device_page(page))
 		m->file_thp += HPAGE_PMD_SIZE;
-	td_mem_account(m, page, HPAGE_PMD_NR, pmd_young(pmd), pmd_dirty(pmd), locked,
+	td_mem_account(m, page, compound_nr(page), pmd_young(pmd), pmd_dirty(pmd), locked,
 		       present);
 }
 
@@ -249,7 +252,10 @@ static void td_mem_walk_vma(struct td_mss *m, struct vm_area_struct *vma)
 			continue;
 		pud = pud_offset(p4d, addr);
 		next = pud_addr_end(addr, end);
-		/* A huge pud outside hugetlb is DAX: left out with dax. */
+		/*
+		 * A huge pud outside hugetlb is a 1 GiB DAX mapping, which
+		 * smaps splits (split_huge_pud()) and this walk skips.
+		 */
 		if (pud_none(*pud) || !pud_present(*pud) || pud_leaf(*pud) || pud_bad(*pud))
 			continue;
 		pmd = pmd_offset(pud, addr);
@@ -343,10 +349,6 @@ static void td_mem_vma(struct td_mss *m, struct vm_area_struct *vma)
 {
 	struct address_space *mapping = vma->vm_file ? vma->vm_file->f_mapping : NULL;
 
-	if (vma_is_dax(vma)) {
-		m->dax = true;
-		return;
-	}
 	if (mapping && td_mapping_is_shmem(mapping) &&
 	    READ_ONCE(SHMEM_I(mapping->host)->swapped))
 		m->shmem_swapped = true;
@@ -392,7 +394,7 @@ static u64 td_mem_pss(u64 v)
  * (TD_SHOW_EXEC_LOCKED), so the check and the mm belong to one program.
  * Mask bits left clear where the sum cannot be exact: swap_pss after any
  * swap entry (swp_swapcount() is not exported), swap when a mapped shmem
- * object has swapped pages, everything when a DAX file is mapped.
+ * object has swapped pages.
  *
  * Return: 0, -ENOENT (left out), -EINTR or -EMSGSIZE.
  */
@@ -419,11 +421,6 @@ static int td_mem_fill(struct sk_buff *skb, struct td_task_ctx *ctx)
 		mask &= ~TD_F(MEM, SWAP_PSS);
 	if (m.shmem_swapped)
 		mask &= ~TD_F(MEM, SWAP);
-	if (m.dax) {
-		/* The struct stays zero: every field is to be read from procfs. */
-		s->mask = 0;
-		return 0;
-	}
 	s->rss = m.resident;
 	s->pss = td_mem_pss(m.pss);
 	s->pss_dirty = td_mem_pss(m.pss_dirty);

@@ -199,14 +199,7 @@ def read_rollup(pid):
         if e.errno == errno.ESRCH:
             return "ESRCH"
         raise
-    out = {}
-    for ln in text.splitlines()[1:]:
-        name, val = ln.split(":", 1)
-        v = val.split()
-        if len(v) != 2 or v[1] != "kB":
-            raise ValueError("pid %d: smaps_rollup line %r" % (pid, ln))
-        out[name] = int(v[0]) * 1024
-    return out
+    return parse_rollup(pid, text)
 
 
 def mem_dump(c):
@@ -343,14 +336,27 @@ def bad_requests(c):
               "%s (show %#x)" % (e, past))
 
 
+def parse_rollup(pid, text):
+    out = {}
+    for ln in text.splitlines()[1:]:
+        name, val = ln.split(":", 1)
+        v = val.split()
+        if len(v) != 2 or v[1] != "kB":
+            raise ValueError("pid %d: smaps_rollup line %r" % (pid, ln))
+        out[name] = int(v[0]) * 1024
+    return out
+
+
 def library(lib, who, pid):
-    """mem_lib prints 'NAME VALUE' for each present mem item of pid."""
-    roll = read_rollup(pid)
+    """mem_lib prints 'NAME VALUE' for each present mem item of pid, then
+    '--' and the smaps_rollup text it read right after its sample."""
     for backend in ("netlink", "procfs"):
         out = subprocess.run([lib, backend, str(pid)], stdout=subprocess.PIPE, text=True)
-        got = dict((ln.split()[0], int(ln.split()[1])) for ln in out.stdout.splitlines())
+        items, _, text = out.stdout.partition("--\n")
+        got = dict((ln.split()[0], int(ln.split()[1])) for ln in items.splitlines())
+        roll = parse_rollup(pid, text)
         check("%s: libtaskdiag's %s backend gives the fixture's smaps_rollup" % (who, backend),
-              out.returncode == 0 and not differences(got, roll),
+              out.returncode == 0 and roll and not differences(got, roll),
               "; ".join(differences(got, roll)[:3]))
 
 

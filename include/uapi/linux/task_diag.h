@@ -450,10 +450,11 @@ enum {
  * whenever the task's page tables hold a swap entry (the number of a swap
  * entry's sharers, swp_swapcount(), is not exported to modules); swap when
  * a shmem object the task maps has swapped-out pages (shmem_swap_usage()
- * is not exported); every field when the task maps a DAX file, whose
- * device memory the module does not account. ksm is set only on kernels
- * whose smaps_rollup has the KSM line (6.7 and later). Origin:
- * show_smaps_rollup() and smap_gather_stats() of fs/proc/task_mmu.c.
+ * is not exported). ksm is set only on kernels whose smaps_rollup has the
+ * KSM line (6.7 and later). Not reproduced: a 1 GiB DAX mapping (a huge
+ * pud outside hugetlb), which reading smaps splits into pmds
+ * (split_huge_pud()) and the module skips. Origin: show_smaps_rollup() and
+ * smap_gather_stats() of fs/proc/task_mmu.c.
  */
 struct task_diag_mem {
 	__u64	mask;		/* bit n: field n holds a value */
