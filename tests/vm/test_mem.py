@@ -360,6 +360,33 @@ def library(lib, who, pid):
               "; ".join(differences(got, roll)[:3]))
 
 
+def tdps_vs_ps(tdps, who, pids, readable):
+    """tdps's pss, uss and rss columns against procps ps's, line for line,
+    on both backends, and against smaps_rollup (pss: Pss; uss: Private_Clean
+    + Private_Dirty, as ps computes it), for the static fixture; a reader
+    that may not read its smaps_rollup sees 0 from both, as ps prints."""
+    sel = ",".join(str(p) for p in pids)
+    cols = "pid,pss,uss,rss"
+    ps = subprocess.run(["ps", "-o", cols, "-p", sel], stdout=subprocess.PIPE, text=True).stdout
+    for backend in ("netlink", "procfs"):
+        out = subprocess.run([tdps, "--backend", backend, "-o", cols, "-p", sel],
+                             stdout=subprocess.PIPE, text=True).stdout
+        check("%s: tdps -o %s (%s) prints what ps prints" % (who, cols, backend),
+              out == ps and len(out.splitlines()) == len(pids) + 1,
+              "tdps %r, ps %r" % (out, ps))
+    want = []
+    for p in pids:
+        r = read_rollup(p)
+        if readable:
+            want.append((r["Pss"] // 1024, (r["Private_Clean"] + r["Private_Dirty"]) // 1024))
+        else:
+            want.append((0, 0) if r == "EACCES" else None)
+    got = [tuple(int(x) for x in ln.split()[1:3]) for ln in ps.splitlines()[1:]]
+    check("%s: ps's pss and uss are smaps_rollup's (%s)" % (
+        who, "readable" if readable else "refused: 0"), got == want and any(
+            g != (0, 0) for g in got) == readable, "%s, rollup %s" % (got, want))
+
+
 def run(who, tmp, lib=None, unreadable=()):
     p, kids, made = start_population(tmp)
     try:
@@ -384,10 +411,24 @@ def main(argv):
         hold(argv[1])
         return 0
     lib = argv[argv.index("--lib") + 1] if "--lib" in argv else None
+    tdps = argv[argv.index("--tdps") + 1] if "--tdps" in argv else None
+    static = argv[argv.index("--static") + 1] if "--static" in argv else None
     if "--user-part" in argv:
         tmp = argv[argv.index("--user-part") + 1]
         roots = [int(x) for x in argv[argv.index("--root-pids") + 1].split(",")]
         run("nobody", tmp, lib, unreadable=roots)
+        if tdps and static:
+            s = subprocess.Popen([static], stdout=subprocess.PIPE, text=True)
+            mine = [int(x) for x in s.stdout.readline().split()]
+            try:
+                tdps_vs_ps(tdps, "nobody", mine, True)
+                tdps_vs_ps(tdps, "nobody (root's static fixture)",
+                           [int(x) for x in argv[argv.index("--root-static") + 1].split(",")],
+                           False)
+            finally:
+                for pid in mine:
+                    os.kill(pid, 15)
+                s.wait()
         for r in roots:
             check("nobody: root's fixture %d has no mem" % r,
                   read_rollup(r) == "EACCES" and not [
@@ -411,10 +452,16 @@ def main(argv):
     tmp = "/tmp/td_mem_root"
     os.makedirs(tmp, exist_ok=True)
     t0 = time.time()
-    # root's fixture stays up while nobody looks at it
+    # root's fixtures stay up while nobody looks at them
     p, kids, made = start_population(tmp)
+    st, spids = None, []
+    if tdps and static:
+        st = subprocess.Popen([static], stdout=subprocess.PIPE, text=True)
+        spids = [int(x) for x in st.stdout.readline().split()]
     try:
         run("root", tmp, lib)
+        if st:
+            tdps_vs_ps(tdps, "root", spids, True)
         bad_requests(tdnl.Client())
         utmp = "/tmp/td_mem_nobody"
         os.makedirs(utmp, exist_ok=True)
@@ -424,11 +471,18 @@ def main(argv):
                "--root-pids", ",".join(str(x) for x in [p.pid] + kids)]
         if lib:
             cmd += ["--lib", lib]
+        if st:
+            cmd += ["--tdps", tdps, "--static", static,
+                    "--root-static", ",".join(str(x) for x in spids)]
         rc = subprocess.run(cmd).returncode
         check("the unprivileged part passed", rc == 0)
     finally:
         p.stdin.close()
         p.wait()
+        for pid in spids:
+            os.kill(pid, 15)
+        if st:
+            st.wait()
     for n in notes:
         print("# " + n)
     print("mem: %d checks, %d failed, %.0f s" % (len(results), results.count(False),
