@@ -42,6 +42,7 @@
 #include <linux/capability.h>
 #include <linux/fs.h>
 #include <linux/highmem.h>
+#include <linux/hugetlb.h>
 #include <linux/jiffies.h>
 #include <linux/mm.h>
 #include <linux/mmap_lock.h>
@@ -49,7 +50,9 @@
 #include <linux/sched.h>
 #include <linux/sched/signal.h>
 #include <linux/sched/task.h>
+#include <linux/shmem_fs.h>
 #include <linux/spinlock.h>
+#include <linux/swapops.h>
 #include <linux/version.h>
 #include <net/genetlink.h>
 
@@ -377,5 +380,128 @@ static inline bool td_vma_is_stack(const struct vm_area_struct *vma)
 #endif
 #define TD_VMA_FLAGS(X) TD_VMA_FLAGS_COMMON(X) TD_VMA_FLAGS_SD(X) TD_VMA_FLAGS_UI(X) \
 	TD_VMA_FLAGS_SS(X) TD_VMA_FLAGS_612(X)
+
+/*
+ * The mem group's page-table walk (kernel/mem.c) stands for smaps'
+ * walk_page_vma() with smaps_walk_ops, none of it exported. What differs:
+ *
+ * - 6.5: pte_offset_map_lock() became __pte_offset_map_lock(), not
+ *   exported, which maps the table under rcu_read_lock() (a page table
+ *   may then be freed under the mmap read lock, after an RCU grace
+ *   period: khugepaged's retract_page_tables()) and rechecks the pmd
+ *   under the table's lock. td_pte_map_lock() does the same on both
+ *   series; on 6.1 the RCU section is merely unneeded.
+ * - 6.12 (not 6.1): smap_gather_stats() tells a shmem VMA by its
+ *   mapping, shmem_mapping() (exported on 6.12 only), where 6.1 has
+ *   vma_is_shmem() (not exported); both come to the mapping's a_ops being
+ *   shmem_aops, which 6.1 exports. (A SysV shm VMA maps a shmem mapping
+ *   but is not vma_is_shmem(): only the swap sum looks at this, and it is
+ *   declared inexact for any swapped shmem object, see kernel/mem.c.)
+ * - 6.7: smaps_rollup prints KSM (folio_test_ksm()).
+ * - 6.12 (not 6.1): smaps_account() treats a non-present entry
+ *   (migration) as "maybe shared" (smaps_page_accumulate(..., private =
+ *   false)) where 6.1 sums it as a private page; the mapcount of a page
+ *   of a large folio is folio_precise_page_mapcount() (an inline of
+ *   fs/proc/internal.h) where 6.1 has page_mapcount() (__page_mapcount(),
+ *   exported); smaps_hugetlb_range() counts a hugetlb page shared when it
+ *   is !present || folio_likely_mapped_shared(), 6.1 when its
+ *   page_mapcount() >= 2, both also when hugetlb_pmd_shared();
+ *   huge_ptep_get() takes the mm and the address; a DAX (devmap) pmd is
+ *   not accounted (vm_normal_page_pmd() returns NULL) where 6.1 accounts
+ *   its page (follow_trans_huge_pmd()), outside the THP sums.
+ */
+#define TD_MEM_HAS_KSM (LINUX_VERSION_CODE >= KERNEL_VERSION(6, 7, 0))
+#define TD_MEM_NONPRESENT_PRIVATE (LINUX_VERSION_CODE < KERNEL_VERSION(6, 12, 0))
+#define TD_MEM_DEVMAP_PMD_COUNTED (LINUX_VERSION_CODE < KERNEL_VERSION(6, 12, 0))
+
+static inline bool td_mapping_is_shmem(struct address_space *mapping)
+{
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 12, 0)
+	return shmem_mapping(mapping);
+#else
+	return mapping->a_ops == &shmem_aops;
+#endif
+}
+
+/* pte_offset_map_lock(): NULL if the pmd holds no page table (any more). */
+static inline pte_t *td_pte_map_lock(struct mm_struct *mm, pmd_t *pmd,
+				     unsigned long addr, spinlock_t **ptlp)
+{
+	spinlock_t *ptl;
+	pmd_t pmdval;
+	pte_t *pte;
+
+	rcu_read_lock();
+	pmdval = READ_ONCE(*pmd);
+	if (pmd_none(pmdval) || !pmd_present(pmdval) || pmd_trans_huge(pmdval) ||
+	    pmd_devmap(pmdval) || pmd_bad(pmdval))
+		goto nomap;
+	pte = pte_offset_kernel(&pmdval, addr);
+	ptl = pte_lockptr(mm, &pmdval);
+	spin_lock(ptl);
+	if (likely(pmd_same(pmdval, READ_ONCE(*pmd)))) {
+		*ptlp = ptl;
+		return pte;
+	}
+	spin_unlock(ptl);
+nomap:
+	rcu_read_unlock();
+	return NULL;
+}
+
+static inline void td_pte_unmap_unlock(spinlock_t *ptl)
+{
+	spin_unlock(ptl);
+	rcu_read_unlock();
+}
+
+/* The mapcount smaps_account() divides a page of a large folio by. */
+static inline int td_page_mapcount(struct folio *folio, struct page *page)
+{
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 12, 0)
+	int mapcount = atomic_read(&page->_mapcount) + 1;
+
+	if (page_mapcount_is_type(mapcount))
+		mapcount = 0;
+	if (folio_test_large(folio))
+		mapcount += folio_entire_mapcount(folio);
+	return mapcount;
+#else
+	return page_mapcount(page);
+#endif
+}
+
+/* Is a hugetlb folio counted as Shared_Hugetlb? */
+static inline bool td_hugetlb_shared(struct folio *folio, bool present, pte_t *pte)
+{
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 12, 0)
+	return !present || folio_likely_mapped_shared(folio) || hugetlb_pmd_shared(pte);
+#else
+	return page_mapcount(&folio->page) >= 2 || hugetlb_pmd_shared(pte);
+#endif
+}
+
+/*
+ * Is the page of a non-swap pfn entry in a pte accounted as present?
+ * 6.1: all but migration entries (device-private and device-exclusive);
+ * 6.12: device-private entries only.
+ */
+static inline bool td_swp_entry_present(swp_entry_t ent)
+{
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 12, 0)
+	return is_device_private_entry(ent);
+#else
+	return !is_migration_entry(ent);
+#endif
+}
+
+static inline pte_t td_huge_ptep_get(struct mm_struct *mm, unsigned long addr, pte_t *pte)
+{
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 12, 0)
+	return huge_ptep_get(mm, addr, pte);
+#else
+	return huge_ptep_get(pte);
+#endif
+}
 
 #endif /* _TASK_DIAG_COMPAT_H */

@@ -27,6 +27,7 @@ static const struct td_group *const td_groups[] = {
 	&td_io_group,
 	&td_status_group,
 	&td_cred_group,
+	&td_mem_group,
 };
 
 /* td_req_policy: generated from the spec (scripts/gen-abi). */
@@ -153,7 +154,7 @@ struct mm_struct *td_task_mm(struct td_task_ctx *ctx)
 }
 
 /* The groups whose guarded values must belong to the program checked. */
-#define TD_SHOW_EXEC_LOCKED (TASK_DIAG_SHOW_STAT | TASK_DIAG_SHOW_IO)
+#define TD_SHOW_EXEC_LOCKED (TASK_DIAG_SHOW_STAT | TASK_DIAG_SHOW_IO | TASK_DIAG_SHOW_MEM)
 
 /*
  * May a task that the requester's /proc lists but does not open

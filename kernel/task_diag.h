@@ -318,6 +318,7 @@ extern const struct td_group td_statm_group;
 extern const struct td_group td_io_group;
 extern const struct td_group td_status_group;
 extern const struct td_group td_cred_group;
+extern const struct td_group td_mem_group;
 
 int td_cmdline_fill(struct sk_buff *skb, struct td_task_ctx *ctx);
 size_t td_cmdline_msg_size(void);

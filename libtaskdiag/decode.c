@@ -27,12 +27,14 @@ _Static_assert(sizeof(struct task_diag_io) == TASK_DIAG_IO_SIZE_VER0, "io: VER0 
 _Static_assert(sizeof(struct task_diag_status) == TASK_DIAG_STATUS_SIZE_VER0,
 	       "status: VER0 is the size");
 _Static_assert(sizeof(struct task_diag_cred) == TASK_DIAG_CRED_SIZE_VER0, "cred: VER0 is the size");
+_Static_assert(sizeof(struct task_diag_mem) == TASK_DIAG_MEM_SIZE_VER0, "mem: VER0 is the size");
 _Static_assert(offsetof(struct task_diag_base, mask) == 0 &&
 	       offsetof(struct task_diag_stat, mask) == 0 &&
 	       offsetof(struct task_diag_statm, mask) == 0 &&
 	       offsetof(struct task_diag_io, mask) == 0 &&
 	       offsetof(struct task_diag_status, mask) == 0 &&
-	       offsetof(struct task_diag_cred, mask) == 0, "the mask comes first");
+	       offsetof(struct task_diag_cred, mask) == 0 &&
+	       offsetof(struct task_diag_mem, mask) == 0, "the mask comes first");
 
 enum td_dec_kind {
 	TD_DEC_SKIP,		/* PAD, request-only, or newer than this library */
@@ -77,6 +79,7 @@ static const struct td_attr_rule td_attr_rules[TASK_DIAG_A_TASK_MAX + 1] = {
 	[TASK_DIAG_A_TASK_IO] = TD_STRUCT_RULE(io, TASK_DIAG_IO_SIZE_VER0),
 	[TASK_DIAG_A_TASK_STATUS] = TD_STRUCT_RULE(status, TASK_DIAG_STATUS_SIZE_VER0),
 	[TASK_DIAG_A_TASK_CRED] = TD_STRUCT_RULE(cred, TASK_DIAG_CRED_SIZE_VER0),
+	[TASK_DIAG_A_TASK_MEM] = TD_STRUCT_RULE(mem, TASK_DIAG_MEM_SIZE_VER0),
 	[TASK_DIAG_A_TASK_COMM] = { .kind = TD_DEC_STRING, .item = TASKDIAG_ITEM_BASE_COMM },
 	[TASK_DIAG_A_TASK_CMDLINE] = { .kind = TD_DEC_BYTES, .item = TASKDIAG_ITEM_CMDLINE },
 	[TASK_DIAG_A_TASK_CPUS_ALLOWED] = { .kind = TD_DEC_U32_ARRAY,

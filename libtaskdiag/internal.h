@@ -69,7 +69,7 @@ enum {
  * A record: the group structs of the ABI as the module sent them (copied,
  * zero-filled past a short payload) or as the procfs backend filled them,
  * plus the top part. An item is present when its mask bit is set; a group
- * that was not sent has mask 0. Resetting a record clears the seven masks.
+ * that was not sent has mask 0. Resetting a record clears the eight masks.
  */
 struct taskdiag_task {
 	struct td_task_top top;
@@ -79,6 +79,7 @@ struct taskdiag_task {
 	struct task_diag_io io;
 	struct task_diag_status status;
 	struct task_diag_cred cred;
+	struct task_diag_mem mem;
 };
 
 /* How an item's value is stored (enum td_loc_kind). */
@@ -121,6 +122,7 @@ static inline void td_task_reset(struct taskdiag_task *t)
 	t->io.mask = 0;
 	t->status.mask = 0;
 	t->cred.mask = 0;
+	t->mem.mask = 0;
 }
 
 static inline bool td_task_present(const struct taskdiag_task *t, int item)

@@ -98,10 +98,10 @@ int taskdiag_item_lookup(const char *name)
 	return found;
 }
 
-/* Group bit -> index 0..6 of the group's nest table, or -1. */
+/* Group bit -> index 0..7 of the group's nest table, or -1. */
 int td_group_index(uint32_t group)
 {
-	if (!group || (group & (group - 1)) || group > TASKDIAG_GROUP_CMDLINE)
+	if (!group || (group & (group - 1)) || group > TASKDIAG_GROUP_MEM)
 		return -1;
 	return __builtin_ctz(group);
 }

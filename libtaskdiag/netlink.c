@@ -45,6 +45,7 @@
 #include <netlink/socket.h>
 
 #include "internal.h"
+#include "procfs.h"
 #include "nl.h"
 
 /* SO_RCVBUF: room for several dump skbs queued ahead of the reader. */
@@ -58,6 +59,7 @@ _Static_assert(TASKDIAG_GROUP_IO == TASK_DIAG_SHOW_IO, "group bits are the ABI's
 _Static_assert(TASKDIAG_GROUP_STATUS == TASK_DIAG_SHOW_STATUS, "group bits are the ABI's");
 _Static_assert(TASKDIAG_GROUP_CRED == TASK_DIAG_SHOW_CRED, "group bits are the ABI's");
 _Static_assert(TASKDIAG_GROUP_CMDLINE == TASK_DIAG_SHOW_CMDLINE, "group bits are the ABI's");
+_Static_assert(TASKDIAG_GROUP_MEM == TASK_DIAG_SHOW_MEM, "group bits are the ABI's");
 _Static_assert(TASKDIAG_GROUP_ALL == TASK_DIAG_SHOW_ALL, "group bits are the ABI's");
 _Static_assert((int)TASKDIAG_SCOPE_ALL_PROCESSES == (int)TASK_DIAG_SCOPE_ALL_PROCESSES &&
 	       (int)TASKDIAG_SCOPE_ALL_THREADS == (int)TASK_DIAG_SCOPE_ALL_THREADS &&
@@ -683,6 +685,45 @@ static void td_nl_complete_comm(struct td_nl *nl, struct taskdiag_task *t)
 	td_task_set_blob(t, TASKDIAG_ITEM_BASE_COMM, nl->kthread_comm, (uint32_t)n - 1);
 }
 
+/*
+ * The module leaves a mem field's bit clear where it cannot compute the
+ * value exactly (SwapPss when the task has swap entries, Swap when a shmem
+ * object it maps has swapped pages: see struct mem in the spec). Such a
+ * record takes the whole group from /proc/PID/smaps_rollup instead, read
+ * now (one snapshot, not a mix); if that read fails, the module's fields
+ * stay. The KSM bit, which 6.1 never sets, is not asked for.
+ */
+static void td_nl_complete_mem(struct taskdiag_task *t)
+{
+	const uint64_t exact = (1ull << (TASK_DIAG_MEM_F_LOCKED + 1)) - 1;
+	char path[64], buf[4096];
+	size_t len = 0;
+	ssize_t n;
+	int fd;
+
+	if (!t->mem.mask || (t->mem.mask & exact) == exact)
+		return;
+	snprintf(path, sizeof(path), "/proc/%" PRIu32 "/task/%" PRIu32 "/smaps_rollup",
+		 t->top.tgid, t->top.pid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return;
+	while (len < sizeof(buf) - 1) {
+		n = read(fd, buf + len, sizeof(buf) - 1 - len);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;
+		len += (size_t)n;
+	}
+	close(fd);
+	if (!len)
+		return;
+	buf[len] = '\0';
+	t->mem.mask = 0;
+	td_pf_parse_rollup(t, buf, len);
+}
+
 int td_nl_next_msg(struct td_nl *nl, const struct nlmsghdr **nlhp)
 {
 	for (;;) {
@@ -738,8 +779,10 @@ int td_nl_iter_next(struct taskdiag_iter *it)
 			 * A replay shows what was recorded; so does the live
 			 * dump that is being recorded, so that the two agree.
 			 */
-			if (it->td->ops == &td_netlink_backend && nl->rec_fd < 0)
+			if (it->td->ops == &td_netlink_backend && nl->rec_fd < 0) {
 				td_nl_complete_comm(nl, &it->task);
+				td_nl_complete_mem(&it->task);
+			}
 			return 1;
 		}
 		switch (nlh->nlmsg_type) {

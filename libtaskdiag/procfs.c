@@ -18,6 +18,8 @@
  *   status  status
  *   cred    status (groups: the first 1024, as the module; ngroups counts all)
  *   cmdline cmdline (at most 4096 bytes, as the module)
+ *   mem     smaps_rollup (absent where its open is refused, EACCES, or its
+ *           read finds no mm, ESRCH, as the module; or it is missing)
  * plus stat for the children scope (the ppid filter) and status for the
  * task scope (the tgid of a pid that may name a thread).
  *
@@ -283,6 +285,20 @@ static int td_pf_fill(struct taskdiag_iter *it, struct td_pf_iter *pi, int dirfd
 		} else if (n != -EACCES && n != -EPERM) {
 			return (int)n;
 		}
+	}
+
+	if (groups & TASKDIAG_GROUP_MEM) {
+		n = td_pf_read(dirfd, "smaps_rollup", &pi->small, 0);
+		/*
+		 * Absent where procfs refuses it (EACCES), finds no mm
+		 * (ESRCH) or has no such file (ENOENT: a tree without it,
+		 * or a task gone, which the other files of the request
+		 * tell).
+		 */
+		if (n >= 0)
+			td_pf_parse_rollup(t, pi->small.p, (size_t)n);
+		else if (n != -EACCES && n != -EPERM && n != -ESRCH && n != -ENOENT)
+			return (int)n;
 	}
 
 	if (groups & TASKDIAG_GROUP_CMDLINE) {

@@ -115,6 +115,11 @@ TD_HIDDEN int td_pf_parse_status(struct td_pf_parse *px, const char *buf, size_t
 				 pid_t *tgid);
 TD_HIDDEN int td_pf_parse_statm(struct td_pf_parse *px, const char *buf);
 TD_HIDDEN void td_pf_parse_io(struct td_pf_parse *px, const char *buf, size_t len);
+/*
+ * smaps_rollup: each "Name: N kB" line as item MEM_<NAME> = N * 1024; a
+ * line not understood (the [rollup] header among them) is left out.
+ */
+TD_HIDDEN void td_pf_parse_rollup(struct taskdiag_task *t, const char *buf, size_t len);
 
 /* Set @item from a number as procfs prints it (td_task_set_u64()). */
 static inline void td_pf_set(struct taskdiag_task *t, int item, uint64_t v)

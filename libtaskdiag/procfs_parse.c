@@ -189,6 +189,37 @@ static const struct td_pf_key td_pf_io_keys[] = {
 
 #define TD_PF_NIOKEYS (sizeof(td_pf_io_keys) / sizeof(td_pf_io_keys[0]))
 
+/*
+ * The lines of /proc/PID/smaps_rollup after its first (the [rollup]
+ * header), in the order 6.1 and 6.12 print them (KSM: 6.7 and later), in kB.
+ */
+static const struct td_pf_key td_pf_rollup_keys[] = {
+	SK("Rss", DEC, MEM_RSS),
+	SK("Pss", DEC, MEM_PSS),
+	SK("Pss_Dirty", DEC, MEM_PSS_DIRTY),
+	SK("Pss_Anon", DEC, MEM_PSS_ANON),
+	SK("Pss_File", DEC, MEM_PSS_FILE),
+	SK("Pss_Shmem", DEC, MEM_PSS_SHMEM),
+	SK("Shared_Clean", DEC, MEM_SHARED_CLEAN),
+	SK("Shared_Dirty", DEC, MEM_SHARED_DIRTY),
+	SK("Private_Clean", DEC, MEM_PRIVATE_CLEAN),
+	SK("Private_Dirty", DEC, MEM_PRIVATE_DIRTY),
+	SK("Referenced", DEC, MEM_REFERENCED),
+	SK("Anonymous", DEC, MEM_ANONYMOUS),
+	SK("KSM", DEC, MEM_KSM),
+	SK("LazyFree", DEC, MEM_LAZYFREE),
+	SK("AnonHugePages", DEC, MEM_ANON_HUGE_PAGES),
+	SK("ShmemPmdMapped", DEC, MEM_SHMEM_PMD_MAPPED),
+	SK("FilePmdMapped", DEC, MEM_FILE_PMD_MAPPED),
+	SK("Shared_Hugetlb", DEC, MEM_SHARED_HUGETLB),
+	SK("Private_Hugetlb", DEC, MEM_PRIVATE_HUGETLB),
+	SK("Swap", DEC, MEM_SWAP),
+	SK("SwapPss", DEC, MEM_SWAP_PSS),
+	SK("Locked", DEC, MEM_LOCKED),
+};
+
+#define TD_PF_NROLLUPKEYS (sizeof(td_pf_rollup_keys) / sizeof(td_pf_rollup_keys[0]))
+
 int td_pf_words_reserve(struct td_pf_words *w, size_t n)
 {
 	uint32_t *nw;
@@ -562,9 +593,13 @@ int td_pf_parse_statm(struct td_pf_parse *px, const char *p)
 	return 0;
 }
 
-void td_pf_parse_io(struct td_pf_parse *px, const char *buf, size_t len)
+/*
+ * "key: number" lines of @keys (in the order the kernel prints them: the
+ * lookup starts after the last line found), each number times @scale.
+ */
+static void td_pf_parse_keyed(struct taskdiag_task *t, const char *buf, size_t len,
+			      const struct td_pf_key *keys, size_t nkeys, uint64_t scale)
 {
-	struct taskdiag_task *t = px->t;
 	const char *p = buf, *end = buf + len;
 	size_t cur = 0;
 
@@ -578,21 +613,31 @@ void td_pf_parse_io(struct td_pf_parse *px, const char *buf, size_t len)
 		colon = memchr(p, ':', (size_t)(nl - p));
 		if (colon) {
 			klen = (size_t)(colon - p);
-			for (i = 0; i < TD_PF_NIOKEYS; i++, cur++) {
+			for (i = 0; i < nkeys; i++, cur++) {
 				const struct td_pf_key *k;
 				uint64_t v;
 
-				if (cur == TD_PF_NIOKEYS)
+				if (cur == nkeys)
 					cur = 0;
-				k = &td_pf_io_keys[cur];
+				k = &keys[cur];
 				if (k->len != klen || memcmp(k->key, p, klen))
 					continue;
-				if (td_scan_dec(td_skip_blank(colon + 1), &v))
-					td_pf_set(t, k->item, v);
+				if (td_scan_dec(td_skip_blank(colon + 1), &v) && v <= UINT64_MAX / scale)
+					td_pf_set(t, k->item, v * scale);
 				cur++;
 				break;
 			}
 		}
 		p = nl + 1;
 	}
+}
+
+void td_pf_parse_io(struct td_pf_parse *px, const char *buf, size_t len)
+{
+	td_pf_parse_keyed(px->t, buf, len, td_pf_io_keys, TD_PF_NIOKEYS, 1);
+}
+
+void td_pf_parse_rollup(struct taskdiag_task *t, const char *buf, size_t len)
+{
+	td_pf_parse_keyed(t, buf, len, td_pf_rollup_keys, TD_PF_NROLLUPKEYS, 1024);
 }

@@ -306,6 +306,13 @@ static void f_kib(struct tdbuf *b, const struct psf_arg *a)
 	tdbuf_addu(b, (uint64_t)num(a->t, a->item) / 1024);
 }
 
+/* USS as procps ps computes it: Private_Clean + Private_Dirty of smaps_rollup. */
+static void f_uss(struct tdbuf *b, const struct psf_arg *a)
+{
+	tdbuf_addu(b, ((uint64_t)num(a->t, TASKDIAG_ITEM_MEM_PRIVATE_CLEAN) +
+		       (uint64_t)num(a->t, TASKDIAG_ITEM_MEM_PRIVATE_DIRTY)) / 1024);
+}
+
 static void f_pages(struct tdbuf *b, const struct psf_arg *a)
 {
 	tdbuf_addu(b, (uint64_t)num(a->t, a->item) / a->cx->page_size);
@@ -886,6 +893,7 @@ static void f_ns(struct tdbuf *b, const struct psf_arg *a)
 #define G_STATUS TASKDIAG_GROUP_STATUS
 #define G_CRED	TASKDIAG_GROUP_CRED
 #define G_CMD	TASKDIAG_GROUP_CMDLINE
+#define G_MEM	TASKDIAG_GROUP_MEM
 
 #define G_NONE	0
 #define TK	PSF_F_TEXTKEY
@@ -966,6 +974,9 @@ static const struct psf_spec specs[] = {
 	NUM("rss", "RSS", 5, G_STATM, f_kib, TASKDIAG_ITEM_STATM_RESIDENT),
 	NUM("rssize", "RSS", 5, G_STATM, f_kib, TASKDIAG_ITEM_STATM_RESIDENT),
 	NUM("rsz", "RSZ", 5, G_STATM, f_kib, TASKDIAG_ITEM_STATM_RESIDENT),
+	/* smaps_rollup: the mem group, asked for only by these columns */
+	NUM("pss", "PSS", 5, G_MEM, f_kib, TASKDIAG_ITEM_MEM_PSS),
+	NUM("uss", "USS", 5, G_MEM, f_uss, 0),
 	NUM("%mem", "%MEM", 4, G_STATM, f_pmem, 0),
 	NUM("pmem", "%MEM", 4, G_STATM, f_pmem, 0),
 	NUM("%cpu", "%CPU", 4, G_BASE | G_STAT, f_pcpu, 0),
@@ -1064,6 +1075,9 @@ int64_t psf_spec_key(const struct psf_spec *sp, const struct psf_arg *a)
 		return num(t, TASKDIAG_ITEM_BASE_TTY_NR);
 	if (sp->fmt == f_flags)
 		return num(t, TASKDIAG_ITEM_BASE_FLAGS);
+	if (sp->fmt == f_uss)
+		return num(t, TASKDIAG_ITEM_MEM_PRIVATE_CLEAN) +
+		       num(t, TASKDIAG_ITEM_MEM_PRIVATE_DIRTY);
 	if (sp->fmt == f_trs)
 		return (int64_t)text_size(t);
 	if (sp->fmt == f_drs)
@@ -1076,7 +1090,7 @@ int64_t psf_spec_key(const struct psf_spec *sp, const struct psf_arg *a)
 bool psf_spec_is_number(const struct psf_spec *sp)
 {
 	static psf_fmt_fn *const numbers[] = {
-		f_num, f_pid, f_tid, f_kib, f_pages, f_nice, f_pri, f_rtprio, f_etimes, f_times,
+		f_num, f_pid, f_tid, f_kib, f_uss, f_pages, f_nice, f_pri, f_rtprio, f_etimes, f_times,
 		f_pcpu, f_pmem, f_c, f_flags, f_trs, f_drs, f_luid, f_ns,
 	};
 	size_t i;

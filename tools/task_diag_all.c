@@ -77,7 +77,9 @@ static const struct {
 	{ "status", TASKDIAG_GROUP_STATUS },
 	{ "cred", TASKDIAG_GROUP_CRED },
 	{ "cmdline", TASKDIAG_GROUP_CMDLINE },
-	{ "all", TASKDIAG_GROUP_ALL },
+	/* smaps_rollup: walks page tables, so only when named (not in "all") */
+	{ "mem", TASKDIAG_GROUP_MEM },
+	{ "all", TASKDIAG_GROUP_ALL & ~TASKDIAG_GROUP_MEM },
 };
 
 enum {
@@ -150,7 +152,8 @@ static void usage(FILE *f)
 	      "\n"
 	      "What:\n"
 	      "  -s, --show GROUP,...     groups to read: base stat statm io status cred\n"
-	      "                           cmdline, or all (default: base,stat,statm,cred);\n"
+	      "                           cmdline mem (smaps_rollup, walks page tables),\n"
+	      "                           or all but mem (default: base,stat,statm,cred);\n"
 	      "                           without -o, every item of them is shown (the\n"
 	      "                           wide table)\n"
 	      "  -o, --output FIELD,...   these columns only: ps's format specifiers, as tdps\n"
@@ -318,7 +321,7 @@ static uint32_t parse_groups(const char *arg)
 			if (!strcmp(tok, group_names[i].name))
 				break;
 		if (i == sizeof(group_names) / sizeof(group_names[0])) {
-			usage_defer("-s: unknown group '%s' (base stat statm io status cred cmdline all)",
+			usage_defer("-s: unknown group '%s' (base stat statm io status cred cmdline mem all)",
 				    tok);
 			continue;
 		}
@@ -672,7 +675,7 @@ int main(int argc, char **argv)
 		struct verify vf = { .o = &o, .self = getpid(), .tick_ns = 1000000000u / o.cx.hz };
 
 		req.groups = opt.groups_set || opt.fields ? (opt.groups_set ? opt.groups : 0) | need
-							  : TASKDIAG_GROUP_ALL;
+							  : TASKDIAG_GROUP_ALL & ~TASKDIAG_GROUP_MEM;
 		vf.groups = req.groups;
 		ret = taskdiag_open(&vf.nl, TASKDIAG_BACKEND_NETLINK);
 		if (ret)

@@ -204,7 +204,8 @@ def public_items():
         if item == "_COUNT":
             continue
         g, _, n = item.partition("_")
-        if g.lower() in GROUPS:
+        # mem: a group the replayed streams do not carry, named as the others
+        if g.lower() in GROUPS + ("mem",):
             names.append("%s.%s" % (g.lower(), n.lower()))
         else:
             names.append(item.lower())

@@ -49,6 +49,8 @@ static const struct {
 	  TASK_DIAG_STATUS_F_SECCOMP + 1 },
 	{ TASKDIAG_GROUP_CRED, "cred", TASK_DIAG_A_TASK_CRED, offsetof(struct taskdiag_task, cred),
 	  sizeof(struct task_diag_cred), TASK_DIAG_CRED_F_CAP_AMBIENT + 1 },
+	{ TASKDIAG_GROUP_MEM, "mem", TASK_DIAG_A_TASK_MEM, offsetof(struct taskdiag_task, mem),
+	  sizeof(struct task_diag_mem), TASK_DIAG_MEM_F_KSM + 1 },
 };
 
 #define N_GROUPS (sizeof(groups) / sizeof(groups[0]))
@@ -395,9 +397,10 @@ static void test_group_index(void **state)
 	assert_int_equal(td_group_index(TASKDIAG_GROUP_BASE), 0);
 	assert_int_equal(td_group_index(TASKDIAG_GROUP_CRED), 5);
 	assert_int_equal(td_group_index(TASKDIAG_GROUP_CMDLINE), 6);
+	assert_int_equal(td_group_index(TASKDIAG_GROUP_MEM), 7);
 	assert_int_equal(td_group_index(0), -1);
 	assert_int_equal(td_group_index(TASKDIAG_GROUP_BASE | TASKDIAG_GROUP_STAT), -1);
-	assert_int_equal(td_group_index(TASKDIAG_GROUP_CMDLINE << 1), -1);
+	assert_int_equal(td_group_index(TASKDIAG_GROUP_MEM << 1), -1);
 }
 
 /*

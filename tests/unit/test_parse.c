@@ -298,6 +298,28 @@ static const struct fixed fixed_values[] = {
 	U(CRED, cred, CAP_EFFECTIVE, cap_effective, 0x1ffffffffffull),
 	U(CRED, cred, CAP_BOUNDING, cap_bounding, 0x1ffffffffffull),
 	U(CRED, cred, CAP_AMBIENT, cap_ambient, 1ull << 12),
+	U(MEM, mem, RSS, rss, 4096),
+	U(MEM, mem, PSS, pss, 9216),
+	U(MEM, mem, PSS_DIRTY, pss_dirty, 14336),
+	U(MEM, mem, PSS_ANON, pss_anon, 16384),
+	U(MEM, mem, PSS_FILE, pss_file, 21504),
+	U(MEM, mem, PSS_SHMEM, pss_shmem, 26624),
+	U(MEM, mem, SHARED_CLEAN, shared_clean, 28672),
+	U(MEM, mem, SHARED_DIRTY, shared_dirty, 33792),
+	U(MEM, mem, PRIVATE_CLEAN, private_clean, 38912),
+	U(MEM, mem, PRIVATE_DIRTY, private_dirty, 40960),
+	U(MEM, mem, REFERENCED, referenced, 46080),
+	U(MEM, mem, ANONYMOUS, anonymous, 51200),
+	U(MEM, mem, LAZYFREE, lazyfree, 53248),
+	U(MEM, mem, ANON_HUGE_PAGES, anon_huge_pages, 58368),
+	U(MEM, mem, SHMEM_PMD_MAPPED, shmem_pmd_mapped, 63488),
+	U(MEM, mem, FILE_PMD_MAPPED, file_pmd_mapped, 65536),
+	U(MEM, mem, SHARED_HUGETLB, shared_hugetlb, 70656),
+	U(MEM, mem, PRIVATE_HUGETLB, private_hugetlb, 75776),
+	U(MEM, mem, SWAP, swap, 77824),
+	U(MEM, mem, SWAP_PSS, swap_pss, 82944),
+	U(MEM, mem, LOCKED, locked, 88064),
+	U(MEM, mem, KSM, ksm, 90112),
 };
 
 #define N_FIXED (sizeof(fixed_values) / sizeof(fixed_values[0]))
@@ -314,6 +336,7 @@ static const struct {
 	{ TASK_DIAG_A_TASK_IO, sizeof(struct task_diag_io), TASK_DIAG_IO_SIZE_VER0 },
 	{ TASK_DIAG_A_TASK_STATUS, sizeof(struct task_diag_status), TASK_DIAG_STATUS_SIZE_VER0 },
 	{ TASK_DIAG_A_TASK_CRED, sizeof(struct task_diag_cred), TASK_DIAG_CRED_SIZE_VER0 },
+	{ TASK_DIAG_A_TASK_MEM, sizeof(struct task_diag_mem), TASK_DIAG_MEM_SIZE_VER0 },
 };
 
 #define N_STRUCTS (sizeof(structs) / sizeof(structs[0]))

@@ -521,8 +521,9 @@ def struct_checks(r):
             if rep.hang or rep.bad or rep.errno:
                 r.result(name, False, "dump failed: errno %s %s" % (ename(rep.errno), rep.bad))
                 continue
-            problems, structs, io = [], 0, 0
-            want = {n for n in groups if show & tdnl.SHOW[n] and n != "io"}
+            problems, structs, io, mem = [], 0, 0, 0
+            # io (guarded) and mem (no mm: kernel threads) may be absent
+            want = {n for n in groups if show & tdnl.SHOW[n] and n not in ("io", "mem")}
             for m in rep.msgs:
                 got, pid = [], None
                 for at, data in tdnl.parse_attrs(m[4:]):
@@ -535,6 +536,7 @@ def struct_checks(r):
                     problems += ["pid %s: %s" % (pid, p)
                                  for p in tdnl.abi.structs[a_type[at]].problems(data)]
                 io += got.count("io")
+                mem += got.count("mem")
                 if sorted(got) != sorted(set(got)) or not want <= set(got):
                     problems.append("pid %s: structs %s, want each of %s once"
                                     % (pid, got, sorted(want)))
@@ -542,6 +544,8 @@ def struct_checks(r):
                     problems.append("pid %s: io not asked for" % pid)
             if show & tdnl.SHOW["io"] and not io:
                 problems.append("no task carried io")
+            if show & tdnl.SHOW["mem"] and not mem:
+                problems.append("no task carried mem")
             for p in problems[:20]:
                 print("  " + p)
             r.result(name, not problems and len(rep.msgs) > 0,

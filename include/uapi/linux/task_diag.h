@@ -83,6 +83,9 @@ enum task_diag_scope {
  * @TASK_DIAG_SHOW_CRED: Ids, supplementary groups and capabilities (the
  *   cred struct and groups).
  * @TASK_DIAG_SHOW_CMDLINE: The argument vector (cmdline and cmdline-len).
+ * @TASK_DIAG_SHOW_MEM: The sums of /proc/PID/smaps_rollup (the mem
+ *   struct). It walks the page tables of every VMA of the task's mm: ask for
+ *   it only when needed.
  */
 enum task_diag_show {
 	TASK_DIAG_SHOW_BASE = 1,
@@ -92,10 +95,11 @@ enum task_diag_show {
 	TASK_DIAG_SHOW_STATUS = 16,
 	TASK_DIAG_SHOW_CRED = 32,
 	TASK_DIAG_SHOW_CMDLINE = 64,
+	TASK_DIAG_SHOW_MEM = 128,
 };
 
-/* All show bits (base | stat | statm | io | status | cred | cmdline). */
-#define TASK_DIAG_SHOW_ALL		127
+/* All show bits (base | stat | statm | io | status | cred | cmdline | mem). */
+#define TASK_DIAG_SHOW_ALL		255
 
 /*
  * Identity and state, the leading fields of /proc/PID/stat. Origin:
@@ -429,6 +433,87 @@ enum {
 #define TASK_DIAG_CRED_SIZE_VER0	88
 
 /*
+ * The sums of /proc/PID/smaps_rollup over all VMAs of the task's mm, in
+ * bytes: each field is 1024 times the number of kB smaps_rollup prints
+ * (the page-sized fields are exact page multiples; the proportional ones
+ * are rounded down to whole KiB, as smaps_rollup rounds them). All threads
+ * of a process share one mm: the same values in every scope. Computed only
+ * when show has the mem bit: it walks the page tables of every VMA with
+ * the mmap lock held for reading, as smaps_rollup does. Permission as
+ * smaps_rollup's, whose open refuses with EACCES a reader that fails the
+ * ptrace read check (PTRACE_MODE_READ; a process's own always passes),
+ * with the hidepid= visibility of get: the whole attribute is absent when
+ * a party fails it, and for tasks without an mm (kernel threads, zombies),
+ * whose smaps_rollup cannot be read (ESRCH). Fields the module cannot
+ * compute exactly have their mask bit clear in exactly these cases; a
+ * client that needs them reads smaps_rollup (libtaskdiag does): swap-pss
+ * whenever the task's page tables hold a swap entry (the number of a swap
+ * entry's sharers, swp_swapcount(), is not exported to modules); swap when
+ * a shmem object the task maps has swapped-out pages (shmem_swap_usage()
+ * is not exported). ksm is set only on kernels whose smaps_rollup has the
+ * KSM line (6.7 and later). Not reproduced: a 1 GiB DAX mapping (a huge
+ * pud outside hugetlb), which reading smaps splits into pmds
+ * (split_huge_pud()) and the module skips. Origin: show_smaps_rollup() and
+ * smap_gather_stats() of fs/proc/task_mmu.c.
+ */
+struct task_diag_mem {
+	__u64	mask;		/* bit n: field n holds a value */
+	__u64	rss;		/* bit 0, bytes */
+	__u64	pss;		/* bit 1, bytes */
+	__u64	pss_dirty;	/* bit 2, bytes */
+	__u64	pss_anon;	/* bit 3, bytes */
+	__u64	pss_file;	/* bit 4, bytes */
+	__u64	pss_shmem;	/* bit 5, bytes */
+	__u64	shared_clean;	/* bit 6, bytes */
+	__u64	shared_dirty;	/* bit 7, bytes */
+	__u64	private_clean;	/* bit 8, bytes */
+	__u64	private_dirty;	/* bit 9, bytes */
+	__u64	referenced;	/* bit 10, bytes */
+	__u64	anonymous;	/* bit 11, bytes */
+	__u64	lazyfree;	/* bit 12, bytes */
+	__u64	anon_huge_pages; /* bit 13, bytes */
+	__u64	shmem_pmd_mapped; /* bit 14, bytes */
+	__u64	file_pmd_mapped; /* bit 15, bytes */
+	__u64	shared_hugetlb;	/* bit 16, bytes */
+	__u64	private_hugetlb; /* bit 17, bytes */
+	__u64	swap;		/* bit 18, bytes */
+	__u64	swap_pss;	/* bit 19, bytes */
+	__u64	locked;		/* bit 20, bytes */
+	__u64	ksm;		/* bit 21, bytes */
+};
+
+/*
+ * Bits of the mask of struct mem (bit n set means field n holds a value).
+ */
+enum {
+	TASK_DIAG_MEM_F_RSS,
+	TASK_DIAG_MEM_F_PSS,
+	TASK_DIAG_MEM_F_PSS_DIRTY,
+	TASK_DIAG_MEM_F_PSS_ANON,
+	TASK_DIAG_MEM_F_PSS_FILE,
+	TASK_DIAG_MEM_F_PSS_SHMEM,
+	TASK_DIAG_MEM_F_SHARED_CLEAN,
+	TASK_DIAG_MEM_F_SHARED_DIRTY,
+	TASK_DIAG_MEM_F_PRIVATE_CLEAN,
+	TASK_DIAG_MEM_F_PRIVATE_DIRTY,
+	TASK_DIAG_MEM_F_REFERENCED,
+	TASK_DIAG_MEM_F_ANONYMOUS,
+	TASK_DIAG_MEM_F_LAZYFREE,
+	TASK_DIAG_MEM_F_ANON_HUGE_PAGES,
+	TASK_DIAG_MEM_F_SHMEM_PMD_MAPPED,
+	TASK_DIAG_MEM_F_FILE_PMD_MAPPED,
+	TASK_DIAG_MEM_F_SHARED_HUGETLB,
+	TASK_DIAG_MEM_F_PRIVATE_HUGETLB,
+	TASK_DIAG_MEM_F_SWAP,
+	TASK_DIAG_MEM_F_SWAP_PSS,
+	TASK_DIAG_MEM_F_LOCKED,
+	TASK_DIAG_MEM_F_KSM,
+};
+
+/* Size of struct mem in version 0 (its first release). */
+#define TASK_DIAG_MEM_SIZE_VER0		184
+
+/*
  * Bits of the flags member of struct vma: bit n set means the VMA has the
  * property of value n. Each is a VM_* flag of the kernel
  * (include/linux/mm.h) that /proc/PID/smaps shows on the VmFlags line of
@@ -610,6 +695,7 @@ enum {
 	TASK_DIAG_A_TASK_RAN_SINCE,	/* u64, nanoseconds, request only */
 	TASK_DIAG_A_TASK_RAN_SINCE_IDLE, /* flag */
 	TASK_DIAG_A_TASK_NEXT_RAN_SINCE, /* u64, nanoseconds */
+	TASK_DIAG_A_TASK_MEM,		/* binary: struct task_diag_mem */
 
 	__TASK_DIAG_A_TASK_MAX,
 	TASK_DIAG_A_TASK_MAX = (__TASK_DIAG_A_TASK_MAX - 1)
