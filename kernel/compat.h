@@ -409,10 +409,25 @@ static inline bool td_vma_is_stack(const struct vm_area_struct *vma)
  *   huge_ptep_get() takes the mm and the address; a DAX (devmap) pmd is
  *   not accounted (vm_normal_page_pmd() returns NULL) where 6.1 accounts
  *   its page (follow_trans_huge_pmd()), outside the THP sums.
+ * - 6.1 (not 6.12): follow_trans_huge_pmd(FOLL_DUMP) gives no page for a
+ *   PROT_NONE or NUMA-hinting pmd (pmd_protnone() without FOLL_FORCE),
+ *   so 6.1's smaps leaves such a THP out; 6.12's vm_normal_page_pmd()
+ *   accounts it, and gives no page for a special (huge pfnmap) pmd,
+ *   pmd_special(), which 6.1 does not have.
  */
 #define TD_MEM_HAS_KSM (LINUX_VERSION_CODE >= KERNEL_VERSION(6, 7, 0))
 #define TD_MEM_NONPRESENT_PRIVATE (LINUX_VERSION_CODE < KERNEL_VERSION(6, 12, 0))
 #define TD_MEM_DEVMAP_PMD_COUNTED (LINUX_VERSION_CODE < KERNEL_VERSION(6, 12, 0))
+#define TD_MEM_PROTNONE_PMD_COUNTED (LINUX_VERSION_CODE >= KERNEL_VERSION(6, 12, 0))
+
+static inline bool td_pmd_special(pmd_t pmd)
+{
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 12, 0)
+	return pmd_special(pmd);
+#else
+	return false;
+#endif
+}
 
 static inline bool td_mapping_is_shmem(struct address_space *mapping)
 {

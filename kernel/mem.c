@@ -159,7 +159,8 @@ static void td_mem_pte(struct td_mss *m, struct vm_area_struct *vma, pte_t *ptep
  * is the one pmd-mapped page that is neither anonymous nor in a mapping: a
  * file page cannot leave its mapping while mapped. A DAX pmd (devmap) is
  * accounted on 6.1 (follow_trans_huge_pmd() returns its page) and not on
- * 6.12 (vm_normal_page_pmd() returns NULL), see compat.h.
+ * 6.12 (vm_normal_page_pmd() returns NULL); a PROT_NONE pmd the other way
+ * round, and a special pmd on 6.12 not: see compat.h.
  */
 static void td_mem_pmd_huge(struct td_mss *m, struct vm_area_struct *vma, pmd_t pmd,
 			    bool locked)
@@ -172,6 +173,8 @@ static void td_mem_pmd_huge(struct td_mss *m, struct vm_area_struct *vma, pmd_t 
 		if (!pfn_valid(pmd_pfn(pmd)))
 			return;
 		if (pmd_devmap(pmd) && !TD_MEM_DEVMAP_PMD_COUNTED)
+			return;
+		if ((!TD_MEM_PROTNONE_PMD_COUNTED && pmd_protnone(pmd)) || td_pmd_special(pmd))
 			return;
 		page = pmd_page(pmd);
 		present = true;

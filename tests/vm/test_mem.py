@@ -143,6 +143,13 @@ def hold(tmp):
         z = aligned(HUGE)
         libc.madvise(z, HUGE, MADV_HUGEPAGE)
         touch(z, HUGE, write=False)
+        # A THP made PROT_NONE: a protnone pmd, which 6.1's smaps leaves out
+        # (follow_trans_huge_pmd()) and 6.12's counts.
+        p = aligned(HUGE)
+        libc.madvise(p, HUGE, MADV_HUGEPAGE)
+        touch(p, HUGE)
+        if libc.mprotect(ctypes.c_void_p(p), HUGE, 0) == 0:
+            made.append("thp-protnone")
         made.append("thp")
     hshared = None
     try:
