@@ -332,8 +332,14 @@ static PyObject *access_denied(ProcessObject *p)
 }
 
 /*
+ * What a read asks for when it is not told: every group but mem, which walks
+ * the page tables (smaps_rollup's cost); mem items are read when named.
+ */
+#define TD_PY_GROUPS (TASKDIAG_GROUP_ALL & ~TASKDIAG_GROUP_MEM)
+
+/*
  * Make sure the record holds @groups: a process from a read that did not ask
- * for them is read again, alone, with every group.
+ * for them is read again, alone, with those and the default groups.
  */
 static int process_need(ProcessObject *p, uint32_t groups)
 {
@@ -343,7 +349,7 @@ static int process_need(ProcessObject *p, uint32_t groups)
 	if ((p->sample->groups & groups) == groups)
 		return 0;
 	be = p->sample->backend;
-	s = sample_take(be, TASKDIAG_SCOPE_TASK, p->pid, TASKDIAG_GROUP_ALL);
+	s = sample_take(be, TASKDIAG_SCOPE_TASK, p->pid, TD_PY_GROUPS | groups);
 	if (!s)
 		return -1;
 	if (!taskdiag_sample_count(s->s)) {
@@ -962,7 +968,7 @@ static PyObject *attrs_to_ids(PyObject *attrs, uint32_t *groups)
 
 	*groups = 0;
 	if (attrs == NULL || attrs == Py_None) {
-		*groups = TASKDIAG_GROUP_ALL;
+		*groups = TD_PY_GROUPS;
 		Py_INCREF(default_attrs);
 		return default_attrs;
 	}
@@ -976,7 +982,7 @@ static PyObject *attrs_to_ids(PyObject *attrs, uint32_t *groups)
 	n = PySequence_Fast_GET_SIZE(seq);
 	if (!n) {
 		Py_DECREF(seq);
-		*groups = TASKDIAG_GROUP_ALL;
+		*groups = TD_PY_GROUPS;
 		Py_INCREF(default_attrs);
 		return default_attrs;
 	}
@@ -1087,7 +1093,7 @@ static PyObject *process_rates(ProcessObject *self, PyObject *unused)
 static PyObject *process_children(ProcessObject *self, PyObject *unused)
 {
 	SampleObject *s = sample_take(self->sample->backend, TASKDIAG_SCOPE_CHILDREN, self->pid,
-				      TASKDIAG_GROUP_ALL);
+				      TD_PY_GROUPS);
 	PyObject *list;
 	size_t i, n;
 
@@ -1110,7 +1116,7 @@ static PyObject *process_children(ProcessObject *self, PyObject *unused)
 
 static PyObject *process_new_pid(enum taskdiag_backend be, pid_t pid)
 {
-	SampleObject *s = sample_take(be, TASKDIAG_SCOPE_TASK, pid, TASKDIAG_GROUP_ALL);
+	SampleObject *s = sample_take(be, TASKDIAG_SCOPE_TASK, pid, TD_PY_GROUPS);
 	PyObject *p;
 
 	if (!s)
@@ -1685,7 +1691,7 @@ static int build_attrs(PyObject *m)
 			attr_keys[id] = PyUnicode_InternFromString(ii ? ii->name : psattrs[id].name);
 			Py_XDECREF(full);
 			if (!attr_keys[id] || PyDict_SetItem(attr_ids, attr_keys[id], idn) ||
-			    PyList_Append(defaults, idn))
+			    ((!ii || (ii->group & TD_PY_GROUPS)) && PyList_Append(defaults, idn)))
 				return -1;
 		} else {
 			attr_keys[id] = full;

@@ -13,6 +13,7 @@ import subprocess
 import sys
 import tempfile
 import threading
+import time
 import unittest
 import warnings
 
@@ -184,6 +185,27 @@ class Api(unittest.TestCase):
         self.assertIn(os.getpid(), pids)
         with self.assertRaises(AttributeError):
             next(iter(taskdiag.process_iter(backend="procfs"))).info
+
+    def test_mem_only_when_named(self):
+        """mem walks page tables (smaps_rollup's cost): never read unless named."""
+        for k in taskdiag.ITEMS:
+            if k.startswith("mem."):
+                self.assertNotIn(k[4:], taskdiag.ATTRS)
+        child = subprocess.Popen(["sleep", "100"])
+        try:
+            time.sleep(0.2)
+            with open("/proc/%d/smaps_rollup" % child.pid) as f:
+                roll = {ln.split(":")[0]: int(ln.split()[1]) * 1024 for ln in f
+                        if ln.rstrip().endswith(" kB")}
+            p = taskdiag.Process(child.pid, backend="procfs")
+            self.assertEqual(p.item("mem.pss"), roll["Pss"])
+            self.assertEqual(p.item("mem.private_dirty"), roll["Private_Dirty"])
+            got = {q.pid: q.info["mem.rss"] for q in
+                   taskdiag.process_iter(["pid", "mem.rss"], backend="procfs")}
+            self.assertEqual(got[child.pid], roll["Rss"])
+        finally:
+            child.kill()
+            child.wait()
 
     def test_threads(self):
         stop = threading.Event()
