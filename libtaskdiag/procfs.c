@@ -244,7 +244,7 @@ static int td_pf_fill(struct taskdiag_iter *it, struct td_pf_iter *pi, int dirfd
 		if (scope == TASKDIAG_SCOPE_CHILDREN &&
 		    (st.n <= TD_SF_PPID || st.f[TD_SF_PPID] != (uint64_t)it->req.pid))
 			return 0;
-		if (!td_pf_filter_comm(&pi->filter, st.comm, st.comm_len - 1,
+		if (!td_pf_filter_comm(&pi->filter, dirfd, st.comm, st.comm_len - 1,
 				       st.n > TD_SF_FLAGS ? st.f[TD_SF_FLAGS] : 0))
 			return 0;
 	}

@@ -92,8 +92,8 @@ TD_HIDDEN int td_pf_filter_init(struct td_pf_filter *f, struct taskdiag *td,
 				const struct taskdiag_request *req);
 TD_HIDDEN void td_pf_filter_free(struct td_pf_filter *f);
 TD_HIDDEN bool td_pf_filter_pid(const struct td_pf_filter *f, pid_t pid);
-TD_HIDDEN bool td_pf_filter_comm(const struct td_pf_filter *f, const char *name, size_t len,
-				 uint64_t flags);
+TD_HIDDEN bool td_pf_filter_comm(const struct td_pf_filter *f, int dirfd, const char *name,
+				 size_t len, uint64_t flags);
 TD_HIDDEN bool td_pf_filter_ids(const struct td_pf_filter *f, const char *status, size_t len);
 TD_HIDDEN int td_pf_filter_cgroup(const struct td_pf_filter *f, int dirfd);
 

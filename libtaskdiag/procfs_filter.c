@@ -12,7 +12,8 @@
  * - comm: stat's name as task->comm holds it: procfs names a kernel thread
  *   by its whole name, of which task->comm keeps the first 15 bytes, and a
  *   workqueue worker by task->comm followed by "+" or "-" and the
- *   workqueue's description (kworker/0:1-events), which is cut off;
+ *   workqueue's description (kworker/0:1-events): for those, task->comm
+ *   is taken from the first line of their sched file;
  * - cgroup: the 0:: line of the directory's cgroup file (the unified
  *   hierarchy, relative to the reader's cgroup namespace; without one, as
  *   before a cgroup2 has been mounted, every task is in its root), that
@@ -239,12 +240,55 @@ bool td_pf_filter_pid(const struct td_pf_filter *f, pid_t pid)
 	return !f->npids || td_pf_ids_has(f->pids, f->npids, (uint64_t)pid);
 }
 
-bool td_pf_filter_comm(const struct td_pf_filter *f, const char *name, size_t len,
+/*
+ * task->comm of a workqueue worker: the first line of sched, "COMM (PID,
+ * #threads: N)", which prints task->comm itself (where stat appends the
+ * workqueue, after a "+" or "-" that a rescuer's own name, kworker/R-WQ,
+ * may contain too). Its length, or -1 if the file cannot be read.
+ */
+static int td_pf_sched_comm(int dirfd, char *comm, size_t size)
+{
+	char buf[128];
+	const char *nl, *paren = NULL, *p;
+	ssize_t n;
+	int fd;
+
+	fd = openat(dirfd, "sched", O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return -1;
+	buf[n] = '\0';
+	nl = memchr(buf, '\n', (size_t)n);
+	if (!nl)
+		return -1;
+	for (p = buf; p + 1 < nl; p++)
+		if (p[0] == ' ' && p[1] == '(')
+			paren = p;
+	if (!paren || (size_t)(paren - buf) >= size)
+		return -1;
+	memcpy(comm, buf, (size_t)(paren - buf));
+	comm[paren - buf] = '\0';
+	return (int)(paren - buf);
+}
+
+bool td_pf_filter_comm(const struct td_pf_filter *f, int dirfd, const char *name, size_t len,
 		       uint64_t flags)
 {
+	char comm[64];
+	int n;
+
 	if (!f->comm)
 		return true;
 	if (flags & TD_PF_PF_WQ_WORKER) {
+		n = td_pf_sched_comm(dirfd, comm, sizeof(comm));
+		if (n >= 0)
+			return (size_t)n == f->comm_len && !memcmp(comm, f->comm, (size_t)n);
+	}
+	if (flags & TD_PF_PF_WQ_WORKER) {
+		/* without sched: cut at the workqueue's "+" or "-" */
 		const char *cut = memchr(name, '+', len), *dash = memchr(name, '-', len);
 
 		if (!cut || (dash && dash < cut))
