@@ -697,6 +697,12 @@ def main():
         ("ok" if not missing else "FAIL", len(specs),
          "" if not missing else ", missing: " + " ".join(missing)))
     results.append(not missing)
+    # pss moves with the observer: ps and tdps map different libraries, and
+    # each one mapping a page shared with a fixture lowers that fixture's Pss
+    # while it runs; uss moves with every page a running task dirties (and
+    # both are read by a page-table walk, not at one instant like statm).
+    # vm_mem compares them with ps on a static fixture.
+    specs = [s for s in specs if s not in ("pss", "uss")]
 
     fx = Fixtures()
     session = SessionRunner()
