@@ -1,0 +1,69 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# The debug kernel's run that CI can afford: every lock and reference path of
+# the module taken once, in one boot of the debug kernel (KASAN, lockdep,
+# PROVE_RCU, DEBUG_ATOMIC_SLEEP, DEBUG_OBJECTS, DEBUG_LIST, kmemleak, UBSAN;
+# scripts/debug-kernel builds it, or finds it in its cache). A debug boot
+# costs about 2.5 min of TCG before the command runs and after it (boot,
+# kmemleak scans), so the parts share one:
+#   - the /proc comparison in the five scopes as root (every group: the RCU
+#     walk, the task, pid, credential and mm references, task_lock, the
+#     siglock, exec_update_lock, the mmap lock of cmdline, statm and the mem
+#     page walk), and all_processes as nobody (the permission exits);
+#   - the bad requests as root (the error exits after references are taken);
+#   - the request filters (the cgroup lookups and their references,
+#     hidepid=noaccess, the sampling API);
+#   - get-vma's quick run (the mmap lock, file references, the name cache,
+#     the address query);
+#   - the mem group's fixture (THP, hugetlb, shmem, swap-less COW pages);
+#   - the module unloaded and loaded again while dumps run.
+# The checkers are the oracle: scripts/vm-guest fails the boot (status 120)
+# on any of their reports and on a kmemleak report of the module or of what
+# it holds, after the last part. scripts/test --debug-kernel runs each of
+# these, and the rest, in a boot of its own.
+#
+#   tests/vm/test_debug_ci.sh SRC BUILD PYTHON LIBTASKDIAG MEM_LIB
+set -uo pipefail
+[ $# -eq 5 ] || { echo "usage: test_debug_ci.sh SRC BUILD PYTHON LIBTASKDIAG MEM_LIB" >&2; exit 2; }
+src=$1 build=$(cd "$2" && pwd -P) py=$3 lib=$4 memlib=$5
+. "$src/scripts/lib.sh"
+work=$build/debug-ci
+rm -rf "$work"
+mkdir -p "$work/kernel"
+
+start=$(date +%s)
+kver=$("$src/scripts/debug-kernel") || { echo "FAIL: scripts/debug-kernel"; exit 1; }
+kdir=$(td_kdir debug) || { echo "FAIL: no build tree for the debug kernel"; exit 1; }
+echo "debug kernel $kver ready after $(($(date +%s) - start)) s"
+# The module as CMake builds it for the other kernels, warnings as errors.
+cp "$src"/kernel/*.c "$src"/kernel/*.h "$src"/kernel/Kbuild "$work/kernel/"
+make -s -C "$kdir" M="$work/kernel" TD_INCLUDE="$src/include" W=1 KCFLAGS=-Werror modules \
+	>"$work/build.log" 2>&1 || { cat "$work/build.log"; echo "FAIL: the module does not build"; exit 1; }
+ko=$work/kernel/task_diag.ko
+
+t=$src/tests/vm
+start=$(date +%s)
+"$src/scripts/vm-run" --build "$build" --kernel debug --module "$ko" --timeout 3000 -- \
+	bash -c '
+	py=$1 t=$2 lib=$3 memlib=$4 ko=$5 fails=0
+	part() {
+		local s=$(date +%s)
+		echo "=== $1"
+		shift
+		"$@" || { echo "FAIL: $*"; fails=$((fails + 1)); }
+		echo "=== $(($(date +%s) - s)) s"
+	}
+	part "compare with /proc, root, five scopes" \
+		"$py" "$t/test_compare_proc.py" all_processes all_threads task threads children
+	part "compare with /proc, nobody" \
+		setpriv --reuid=65534 --regid=65534 --clear-groups "$py" "$t/test_compare_proc.py" all_processes
+	part "bad requests, root" "$py" "$t/test_bad_requests.py"
+	part "request filters, root" "$py" "$t/test_filters.py" "$lib"
+	part "get-vma, quick" "$py" "$t/test_vma.py" --quick
+	part "mem group" "$py" "$t/test_mem.py" --lib "$memlib"
+	part "unload under load, 5 cycles" "$py" "$t/test_lifetime.py" "$ko" 5 1000
+	exit $fails' _ "$py" "$t" "$lib" "$memlib" "$ko"
+rc=$?
+echo "debug guest: status $rc after $(($(date +%s) - start)) s"
+exit $rc
