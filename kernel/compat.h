@@ -46,6 +46,7 @@
 #include <linux/jiffies.h>
 #include <linux/mm.h>
 #include <linux/mmap_lock.h>
+#include <linux/pagemap.h>
 #include <linux/proc_fs.h>
 #include <linux/sched.h>
 #include <linux/sched/signal.h>
@@ -313,6 +314,22 @@ static inline const struct inode *td_file_user_inode(struct file *f)
 #else
 	return file_inode(f);
 #endif
+}
+
+/*
+ * The folio of @mapping's page cache at @index, referenced, or NULL if none
+ * is cached; it never sleeps. 6.3 made filemap_get_folio() return
+ * ERR_PTR(-ENOENT) instead of NULL.
+ */
+static inline struct folio *td_filemap_get_folio(struct address_space *mapping, pgoff_t index)
+{
+	struct folio *folio = filemap_get_folio(mapping, index);
+
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 3, 0)
+	if (IS_ERR(folio))
+		return NULL;
+#endif
+	return folio;
 }
 
 /*

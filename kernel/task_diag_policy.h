@@ -65,9 +65,9 @@ static struct netlink_range_validation td_get_vma_procfs_fd_range = {
 };
 
 /*
- * Requests of get-vma: scope, pid, procfs-fd, filter, start, end, addrs.
- * Validation is strict, so every other attribute (left NLA_UNSPEC here) is
- * refused.
+ * Requests of get-vma: scope, pid, procfs-fd, filter, start, end, addrs,
+ * with-build-id. Validation is strict, so every other attribute (left
+ * NLA_UNSPEC here) is refused.
  */
 static const struct nla_policy td_get_vma_policy[TASK_DIAG_A_VMA_MAX + 1] = {
 	[TASK_DIAG_A_VMA_SCOPE] = NLA_POLICY_RANGE(NLA_U32, TASK_DIAG_SCOPE_ALL_PROCESSES,
@@ -78,6 +78,7 @@ static const struct nla_policy td_get_vma_policy[TASK_DIAG_A_VMA_MAX + 1] = {
 	[TASK_DIAG_A_VMA_START] = { .type = NLA_U64 },
 	[TASK_DIAG_A_VMA_END] = { .type = NLA_U64 },
 	[TASK_DIAG_A_VMA_ADDRS] = NLA_POLICY_RANGE(NLA_BINARY, 8, 16384),
+	[TASK_DIAG_A_VMA_WITH_BUILD_ID] = { .type = NLA_FLAG },
 };
 
 /* The layout the spec gives each struct (ABI rule 4). */

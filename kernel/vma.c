@@ -20,7 +20,10 @@
  * the index of the next address to answer.
  */
 #include <linux/dcache.h>
+#include <linux/elf.h>
 #include <linux/fs.h>
+#include <linux/highmem.h>
+#include <linux/magic.h>
 #include <linux/mm.h>
 #include <linux/mmap_lock.h>
 #include <linux/path.h>
@@ -65,15 +68,25 @@
  */
 #define TD_VMA_SLOTS 16
 
+/* The longest build id (the kernel's BUILD_ID_SIZE_MAX, a SHA-1). */
+#define TD_BID_MAX 20
+/* td_vma_slot::bid_len of a build id not looked for yet. */
+#define TD_BID_UNKNOWN (-2)
+
 /**
- * struct td_vma_slot - one cached name
+ * struct td_vma_slot - one cached name, and the file's build id
  * @path: the mapped file's path (referenced)
  * @len: the length of its name, or -1 if maps prints none (d_path() failed
  *       or the escaped name is too long)
+ * @bid_len: the length of @bid, -1 if the file has none (or it could not be
+ *           read), TD_BID_UNKNOWN if not looked for yet
+ * @bid: the build id
  */
 struct td_vma_slot {
 	struct path path;
 	int len;
+	int bid_len;
+	u8 bid[TD_BID_MAX];
 };
 
 /**
@@ -106,6 +119,8 @@ struct td_vma_slot {
  * @filter: TASK_DIAG_VMA_FILTER_* bits
  * @scope: TASK_DIAG_SCOPE_ALL_PROCESSES or TASK_DIAG_SCOPE_TASK
  * @err: the error td_vma_dump_start() found in the request, or 0
+ * @with_bid: the request asked for build ids (with-build-id)
+ * @bid: the build id of a file no slot holds
  */
 struct td_vma_dump {
 	struct td_subject *subj;
@@ -131,6 +146,8 @@ struct td_vma_dump {
 	u32 filter;
 	u32 scope;
 	int err;
+	bool with_bid;
+	u8 bid[TD_BID_MAX];
 };
 
 static struct td_vma_dump **td_vma_ctx(struct netlink_callback *cb)
@@ -217,8 +234,11 @@ static void td_vma_name_forget(struct td_vma_dump *d)
 	d->last = 0;
 }
 
-/* The name of a mapped file, from the slots or d_path(); NULL for none. */
-static const char *td_vma_file_name(struct td_vma_dump *d, struct file *file, int *len)
+/*
+ * The slot of a mapped file, found or filled (its name computed); NULL
+ * when the file has none and every slot is taken.
+ */
+static struct td_vma_slot *td_vma_slot(struct td_vma_dump *d, struct file *file)
 {
 	const struct path *p = td_file_user_path(file);
 	struct td_vma_slot *s;
@@ -231,22 +251,209 @@ static const char *td_vma_file_name(struct td_vma_dump *d, struct file *file, in
 		s = &d->slot[j];
 		if (s->path.dentry == p->dentry && s->path.mnt == p->mnt) {
 			d->last = j;
-			*len = s->len;
-			return s->len < 0 ? NULL : d->names + j * PATH_MAX;
+			return s;
 		}
+	}
+	if (d->nslots == TD_VMA_SLOTS)
+		return NULL;
+	s = &d->slot[d->nslots];
+	name = td_vma_path(d, file);
+	s->len = name ? strlen(name) : -1;
+	if (name)
+		memcpy(d->names + d->nslots * PATH_MAX, name, s->len + 1);
+	s->path = *p;
+	path_get(&s->path);
+	s->bid_len = TD_BID_UNKNOWN;
+	d->last = d->nslots++;
+	return s;
+}
+
+/* The name of a mapped file, from the slots or d_path(); NULL for none. */
+static const char *td_vma_file_name(struct td_vma_dump *d, struct file *file, int *len)
+{
+	struct td_vma_slot *s = td_vma_slot(d, file);
+	const char *name;
+
+	if (s) {
+		*len = s->len;
+		return s->len < 0 ? NULL : d->names + (s - d->slot) * PATH_MAX;
 	}
 	name = td_vma_path(d, file);
 	*len = name ? strlen(name) : -1;
-	if (d->nslots == TD_VMA_SLOTS)
-		return name;
-	s = &d->slot[d->nslots];
-	s->path = *p;
-	path_get(&s->path);
-	s->len = *len;
-	if (name)
-		memcpy(d->names + d->nslots * PATH_MAX, name, *len + 1);
-	d->last = d->nslots++;
 	return name;
+}
+
+/*
+ * Build ids. The ELF format (its header, program headers and notes) is
+ * read from the file's page cache only: the mmap read lock of the process
+ * is held, and a read that waits for I/O there would hold up every writer
+ * to its mm (and could wait on a file system served by the process
+ * itself). A page not cached makes the build id absent, as 6.1's
+ * build_id_parse() does.
+ */
+/* Program headers looked at, as build_id_parse() bounds them. */
+#define TD_BID_MAX_PHDRS 256
+/* The GNU note type of a build id (elf.h's NT_GNU_BUILD_ID). */
+#define TD_NT_GNU_BUILD_ID 3
+/* Bytes of one PT_NOTE segment scanned for the build-id note. */
+#define TD_BID_MAX_NOTES (16 * 1024)
+
+/*
+ * Copy @len bytes at @pos of @file (of size @size) from its page cache to
+ * @buf. Return 0, or -ENODATA if they are not all within the file and
+ * cached. Never sleeps.
+ */
+static int td_bid_read(struct file *file, u64 size, u64 pos, void *buf, size_t len)
+{
+	u8 *dst = buf;
+
+	if (pos > size || len > size - pos)
+		return -ENODATA;
+	while (len) {
+		pgoff_t index = pos >> PAGE_SHIFT;
+		size_t in = offset_in_page(pos), n = min_t(size_t, len, PAGE_SIZE - in);
+		struct folio *folio = td_filemap_get_folio(file->f_mapping, index);
+		void *kaddr;
+
+		if (!folio)
+			return -ENODATA;
+		if (!folio_test_uptodate(folio)) {
+			folio_put(folio);
+			return -ENODATA;
+		}
+		kaddr = kmap_local_page(folio_file_page(folio, index));
+		memcpy(dst, kaddr + in, n);
+		kunmap_local(kaddr);
+		folio_put(folio);
+		dst += n;
+		pos += n;
+		len -= n;
+	}
+	return 0;
+}
+
+/*
+ * The GNU build-id note among the notes of the segment at @off, @len bytes
+ * long: its length, copied to @bid, or a negative errno.
+ */
+static int td_bid_notes(struct file *file, u64 size, u64 off, u64 len, u8 *bid)
+{
+	/* Elf32_Nhdr and Elf64_Nhdr are the same three u32. */
+	struct {
+		Elf32_Nhdr h;
+		char name[4];
+	} n;
+	u64 end;
+
+	if (check_add_overflow(off, min_t(u64, len, TD_BID_MAX_NOTES), &end))
+		return -EINVAL;
+	while (end - off >= sizeof(n.h)) {
+		u64 desc;
+
+		if (td_bid_read(file, size, off, &n.h, sizeof(n.h)))
+			return -ENODATA;
+		desc = off + sizeof(n.h) + ALIGN((u64)n.h.n_namesz, 4);
+		if (n.h.n_type == TD_NT_GNU_BUILD_ID && n.h.n_namesz == sizeof(n.name) &&
+		    n.h.n_descsz >= 1 && n.h.n_descsz <= TD_BID_MAX &&
+		    desc + n.h.n_descsz <= end) {
+			if (td_bid_read(file, size, off + sizeof(n.h), n.name, sizeof(n.name)))
+				return -ENODATA;
+			if (!memcmp(n.name, "GNU", sizeof(n.name))) {
+				if (td_bid_read(file, size, desc, bid, n.h.n_descsz))
+					return -ENODATA;
+				return n.h.n_descsz;
+			}
+		}
+		off = desc + ALIGN((u64)n.h.n_descsz, 4);
+		if (off >= end)
+			break;
+	}
+	return -ENOENT;
+}
+
+/* The build id of @file: its length, copied to @bid, or a negative errno. */
+static int td_bid_parse(struct file *file, u8 *bid)
+{
+	struct inode *inode = file_inode(file);
+	union {
+		Elf32_Ehdr e32;
+		Elf64_Ehdr e64;
+	} eh;
+	union {
+		Elf32_Phdr p32;
+		Elf64_Phdr p64;
+	} ph;
+	u64 size, phoff, off, len;
+	unsigned int i, phnum, phsz;
+	bool is64;
+	int ret;
+
+	/*
+	 * memfd_secret() pages are out of the kernel's direct map; hugetlbfs
+	 * indexes its page cache in huge pages, not in PAGE_SIZE ones.
+	 */
+	if (!S_ISREG(inode->i_mode) || inode->i_sb->s_magic == SECRETMEM_MAGIC ||
+	    inode->i_sb->s_magic == HUGETLBFS_MAGIC)
+		return -ENOENT;
+	size = i_size_read(inode);
+	if (td_bid_read(file, size, 0, &eh.e32, sizeof(eh.e32)))
+		return -ENODATA;
+	if (memcmp(eh.e32.e_ident, ELFMAG, SELFMAG) ||
+	    (eh.e32.e_type != ET_EXEC && eh.e32.e_type != ET_DYN))
+		return -ENOENT;
+	switch (eh.e32.e_ident[EI_CLASS]) {
+	case ELFCLASS64:
+		if (td_bid_read(file, size, 0, &eh.e64, sizeof(eh.e64)))
+			return -ENODATA;
+		is64 = true;
+		phoff = eh.e64.e_phoff;
+		phnum = eh.e64.e_phnum;
+		phsz = sizeof(ph.p64);
+		break;
+	case ELFCLASS32:
+		is64 = false;
+		phoff = eh.e32.e_phoff;
+		phnum = eh.e32.e_phnum;
+		phsz = sizeof(ph.p32);
+		break;
+	default:
+		return -ENOENT;
+	}
+	if (phoff > size)
+		return -ENOENT;
+	phnum = min_t(unsigned int, phnum, TD_BID_MAX_PHDRS);
+	for (i = 0; i < phnum; i++) {
+		if (td_bid_read(file, size, phoff + (u64)i * phsz, &ph, phsz))
+			return -ENODATA;
+		if ((is64 ? ph.p64.p_type : ph.p32.p_type) != PT_NOTE)
+			continue;
+		off = is64 ? ph.p64.p_offset : ph.p32.p_offset;
+		len = is64 ? ph.p64.p_filesz : ph.p32.p_filesz;
+		ret = td_bid_notes(file, size, off, len, bid);
+		if (ret > 0)
+			return ret;
+	}
+	return -ENOENT;
+}
+
+/* Put the build id of @file, from its slot or parsed now; 0 or -EMSGSIZE. */
+static int td_vma_put_bid(struct sk_buff *skb, struct td_vma_dump *d, struct file *file)
+{
+	struct td_vma_slot *s = td_vma_slot(d, file);
+	const u8 *bid = d->bid;
+	int len;
+
+	if (s) {
+		if (s->bid_len == TD_BID_UNKNOWN)
+			s->bid_len = max(td_bid_parse(file, s->bid), -1);
+		len = s->bid_len;
+		bid = s->bid;
+	} else {
+		len = td_bid_parse(file, d->bid);
+	}
+	if (len <= 0)
+		return 0;
+	return nla_put(skb, TASK_DIAG_A_VMA_ENTRY_BUILD_ID, len, bid);
 }
 
 /*
@@ -348,6 +555,8 @@ static int td_vma_put(struct sk_buff *skb, struct td_vma_dump *d, struct vm_area
 		memcpy(dst, name, len);
 		dst[len] = '\0';
 	}
+	if (d->with_bid && vma->vm_file && td_vma_put_bid(skb, d, vma->vm_file))
+		goto err_trim;
 out:
 	nest->nla_len = skb_tail_pointer(skb) - (unsigned char *)nest;
 	return 0;
@@ -679,6 +888,7 @@ static int td_vma_parse_req(struct td_vma_dump *d, struct nlattr **attrs,
 		nr = nla_get_u32(attrs[TASK_DIAG_A_VMA_PID]);
 	if (attrs[TASK_DIAG_A_VMA_FILTER])
 		d->filter = nla_get_u32(attrs[TASK_DIAG_A_VMA_FILTER]);
+	d->with_bid = nla_get_flag(attrs[TASK_DIAG_A_VMA_WITH_BUILD_ID]);
 	d->end = ULONG_MAX;
 	if (attrs[TASK_DIAG_A_VMA_START])
 		d->start = min_t(u64, nla_get_u64(attrs[TASK_DIAG_A_VMA_START]), ULONG_MAX);

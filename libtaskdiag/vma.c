@@ -17,6 +17,7 @@
  */
 #include <ctype.h>
 #include <dirent.h>
+#include <elf.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
@@ -24,6 +25,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <unistd.h>
 
 #include <netlink/genl/genl.h>
@@ -32,6 +35,9 @@
 #include "internal.h"
 #include "nl.h"
 #include "procfs.h"
+
+/* The longest build id (the module's, the kernel's BUILD_ID_SIZE_MAX). */
+#define TD_VMA_BID_MAX		20
 
 struct taskdiag_vma_iter {
 	struct taskdiag *td;
@@ -58,7 +64,11 @@ struct taskdiag_vma_iter {
 	struct taskdiag_vma *table;	/* procfs text: the VMAs passing the filter */
 	size_t ntable;
 	char *name;		/* procfs ioctl: the name, then its escaped form */
+	unsigned char bid[TD_VMA_BID_MAX];	/* procfs: the build id read */
 };
+
+/* The request bits the module takes as filter. */
+#define TD_VMA_FILTERS		(TASKDIAG_VMA_FILE_BACKED | TASKDIAG_VMA_EXEC)
 
 /* Addresses per get-vma request: the addrs attribute's limit (16384 bytes). */
 #define TD_VMA_QUERY_CHUNK	2048
@@ -104,8 +114,10 @@ static int td_vma_nl_send(struct taskdiag_vma_iter *it, const uint64_t *addrs, s
 					 TASK_DIAG_SCOPE_ALL_PROCESSES);
 	if (!err && pid)
 		err = nla_put_u32(msg, TASK_DIAG_A_VMA_PID, (uint32_t)pid);
-	if (!err && filter)
-		err = nla_put_u32(msg, TASK_DIAG_A_VMA_FILTER, filter);
+	if (!err && (filter & TD_VMA_FILTERS))
+		err = nla_put_u32(msg, TASK_DIAG_A_VMA_FILTER, filter & TD_VMA_FILTERS);
+	if (!err && (filter & TASKDIAG_VMA_BUILD_ID))
+		err = nla_put_flag(msg, TASK_DIAG_A_VMA_WITH_BUILD_ID);
 	if (!err && r->start)
 		err = nla_put_u64(msg, TASK_DIAG_A_VMA_START, r->start);
 	if (!err && r->end)
@@ -164,6 +176,8 @@ static int td_vma_nl_entry(struct taskdiag_vma_iter *it, const unsigned char *p,
 	int ret;
 
 	it->vma.name = NULL;
+	it->vma.build_id = NULL;
+	it->vma.build_id_len = 0;
 	it->have_qaddr = it->none = false;
 	while ((ret = td_vma_attr(p, len, &off, &nla, &payload)) == 1) {
 		size_t plen = nla.nla_len - NLA_HDRLEN;
@@ -188,6 +202,12 @@ static int td_vma_nl_entry(struct taskdiag_vma_iter *it, const unsigned char *p,
 			if (!plen || payload[plen - 1] != '\0')
 				return -EBADMSG;
 			it->vma.name = (const char *)payload;
+			break;
+		case TASK_DIAG_A_VMA_ENTRY_BUILD_ID:
+			if (!plen || plen > TD_VMA_BID_MAX)
+				return -EBADMSG;
+			it->vma.build_id = payload;
+			it->vma.build_id_len = (uint32_t)plen;
 			break;
 		default:
 			break;	/* pad, or newer than this library */
@@ -388,6 +408,8 @@ TD_HIDDEN int td_vma_parse_maps_line(char *line, struct taskdiag_vma *v)
 	v->dev_major = maj;
 	v->dev_minor = min;
 	v->inode = ino;
+	v->build_id = NULL;
+	v->build_id_len = 0;
 	v->flags = (perms[0] == 'r' ? TASKDIAG_VMA_F_READ : 0) |
 		   (perms[1] == 'w' ? TASKDIAG_VMA_F_WRITE : 0) |
 		   (perms[2] == 'x' ? TASKDIAG_VMA_F_EXEC : 0) |
@@ -425,6 +447,139 @@ static bool td_vma_pf_wanted(const struct taskdiag_vma_iter *it, const struct ta
 	return true;
 }
 
+/*
+ * Build ids on procfs, by the module's rules (those of the kernel's
+ * build_id_parse()): an ELF executable or shared object (32- or 64-bit,
+ * host byte order), the first PT_NOTE segment among its first 256 program
+ * headers holding a GNU build-id note, each segment scanned up to 16 KiB.
+ */
+#define TD_BID_MAX_PHDRS	256
+#define TD_BID_MAX_NOTES	(16 * 1024)
+
+static bool td_pread_all(int fd, void *buf, size_t len, uint64_t off, uint64_t size)
+{
+	if (off > size || len > size - off)
+		return false;
+	return pread(fd, buf, len, (off_t)off) == (ssize_t)len;
+}
+
+/* The build-id note among a segment's notes: its length, copied to @bid, or 0. */
+static int td_bid_notes(int fd, uint64_t size, uint64_t off, uint64_t len, unsigned char *bid)
+{
+	struct {
+		Elf32_Nhdr h;
+		char name[4];
+	} n;
+	uint64_t end, desc;
+
+	if (len > TD_BID_MAX_NOTES)
+		len = TD_BID_MAX_NOTES;
+	if (off > UINT64_MAX - len)
+		return 0;
+	end = off + len;
+	while (end - off >= sizeof(n.h)) {
+		if (!td_pread_all(fd, &n.h, sizeof(n.h), off, size))
+			return 0;
+		desc = off + sizeof(n.h) + (((uint64_t)n.h.n_namesz + 3) & ~3ull);
+		if (n.h.n_type == NT_GNU_BUILD_ID && n.h.n_namesz == sizeof(n.name) &&
+		    n.h.n_descsz >= 1 && n.h.n_descsz <= TD_VMA_BID_MAX &&
+		    desc + n.h.n_descsz <= end &&
+		    td_pread_all(fd, n.name, sizeof(n.name), off + sizeof(n.h), size) &&
+		    !memcmp(n.name, "GNU", sizeof(n.name)))
+			return td_pread_all(fd, bid, n.h.n_descsz, desc, size) ? (int)n.h.n_descsz : 0;
+		off = desc + (((uint64_t)n.h.n_descsz + 3) & ~3ull);
+		if (off >= end)
+			break;
+	}
+	return 0;
+}
+
+/* The build id of the ELF file open at @fd (@size bytes): its length, or 0. */
+static int td_elf_build_id(int fd, uint64_t size, unsigned char *bid)
+{
+	union {
+		Elf32_Ehdr e32;
+		Elf64_Ehdr e64;
+	} eh;
+	union {
+		Elf32_Phdr p32;
+		Elf64_Phdr p64;
+	} ph;
+	uint64_t phoff;
+	unsigned int i, phnum, phsz;
+	bool is64;
+	int n;
+
+	if (!td_pread_all(fd, &eh.e32, sizeof(eh.e32), 0, size) ||
+	    memcmp(eh.e32.e_ident, ELFMAG, SELFMAG) ||
+	    (eh.e32.e_type != ET_EXEC && eh.e32.e_type != ET_DYN))
+		return 0;
+	if (eh.e32.e_ident[EI_CLASS] == ELFCLASS64) {
+		if (!td_pread_all(fd, &eh.e64, sizeof(eh.e64), 0, size))
+			return 0;
+		is64 = true;
+		phoff = eh.e64.e_phoff;
+		phnum = eh.e64.e_phnum;
+		phsz = sizeof(ph.p64);
+	} else if (eh.e32.e_ident[EI_CLASS] == ELFCLASS32) {
+		is64 = false;
+		phoff = eh.e32.e_phoff;
+		phnum = eh.e32.e_phnum;
+		phsz = sizeof(ph.p32);
+	} else {
+		return 0;
+	}
+	if (phoff > size)
+		return 0;
+	if (phnum > TD_BID_MAX_PHDRS)
+		phnum = TD_BID_MAX_PHDRS;
+	for (i = 0; i < phnum; i++) {
+		if (!td_pread_all(fd, &ph, phsz, phoff + (uint64_t)i * phsz, size))
+			return 0;
+		if ((is64 ? ph.p64.p_type : ph.p32.p_type) != PT_NOTE)
+			continue;
+		n = td_bid_notes(fd, size, is64 ? ph.p64.p_offset : ph.p32.p_offset,
+				 is64 ? ph.p64.p_filesz : ph.p32.p_filesz, bid);
+		if (n)
+			return n;
+	}
+	return 0;
+}
+
+/*
+ * Procfs: the build id of @v's file, read from the path maps names while
+ * that is still the mapped file (a regular file of the same device and
+ * inode); none for a deleted file, an escaped name, or one the caller
+ * cannot open. stat() before open(): a mapped device node is never opened.
+ */
+static void td_vma_pf_build_id(struct taskdiag_vma_iter *it, struct taskdiag_vma *v)
+{
+	size_t len = v->name ? strlen(v->name) : 0;
+	static const char deleted[] = " (deleted)";
+	struct stat st;
+	int fd, n;
+
+	v->build_id = NULL;
+	v->build_id_len = 0;
+	if (!v->inode || !len || v->name[0] != '/' || strstr(v->name, "\\012") ||
+	    (len >= sizeof(deleted) - 1 && !strcmp(v->name + len - (sizeof(deleted) - 1), deleted)))
+		return;
+	if (stat(v->name, &st) || !S_ISREG(st.st_mode) || st.st_ino != v->inode)
+		return;
+	fd = open(v->name, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+	if (fd < 0)
+		return;
+	if (!fstat(fd, &st) && S_ISREG(st.st_mode) && st.st_ino == v->inode &&
+	    major(st.st_dev) == v->dev_major && minor(st.st_dev) == v->dev_minor) {
+		n = td_elf_build_id(fd, (uint64_t)st.st_size, it->bid);
+		if (n) {
+			v->build_id = it->bid;
+			v->build_id_len = (uint32_t)n;
+		}
+	}
+	close(fd);
+}
+
 static int td_vma_pf_next(struct taskdiag_vma_iter *it)
 {
 	int err;
@@ -441,8 +596,11 @@ static int td_vma_pf_next(struct taskdiag_vma_iter *it)
 			err = td_vma_parse_maps_line(line, &it->vma);
 			if (err)
 				return err;
-			if (td_vma_pf_wanted(it, &it->vma))
+			if (td_vma_pf_wanted(it, &it->vma)) {
+				if (it->req.filter & TASKDIAG_VMA_BUILD_ID)
+					td_vma_pf_build_id(it, &it->vma);
 				return 1;
+			}
 		}
 		it->maps_len = it->maps_off = 0;
 		if (it->next_pid >= it->npids)
@@ -563,6 +721,8 @@ static int td_vma_pf_ioctl(struct taskdiag_vma_iter *it, uint64_t addr)
 		   (pq.vma_flags & TD_PMQ_EXECUTABLE ? TASKDIAG_VMA_F_EXEC : 0) |
 		   (pq.vma_flags & TD_PMQ_SHARED ? TASKDIAG_VMA_F_MAYSHARE : 0);
 	v->name = NULL;
+	v->build_id = NULL;
+	v->build_id_len = 0;
 	if (!pq.vma_name_size || !it->name[0])
 		return 1;
 	/* maps writes a newline of a name as \012; the ioctl copies it as is. */
@@ -700,7 +860,7 @@ int taskdiag_vma_iter_start(struct taskdiag *td, const struct taskdiag_vma_reque
 	*itp = NULL;
 	if (td->iter || td->vma_iter)
 		return -EBUSY;
-	if (req && ((req->filter & ~(TASKDIAG_VMA_FILE_BACKED | TASKDIAG_VMA_EXEC)) ||
+	if (req && ((req->filter & ~(TD_VMA_FILTERS | TASKDIAG_VMA_BUILD_ID)) ||
 		    req->pid < 0 || (req->end && req->end <= req->start)))
 		return -EINVAL;
 	if (td->ops != &td_netlink_backend && td->ops != &td_procfs_backend)
@@ -766,7 +926,7 @@ int taskdiag_vma_query_start(struct taskdiag *td, const struct taskdiag_vma_quer
 		return -EINVAL;
 	*itp = NULL;
 	if (!q || q->pid <= 0 || !q->addrs || !q->naddrs ||
-	    (q->filter & ~(TASKDIAG_VMA_FILE_BACKED | TASKDIAG_VMA_EXEC)) ||
+	    (q->filter & ~(TD_VMA_FILTERS | TASKDIAG_VMA_BUILD_ID)) ||
 	    (q->flags & ~TASKDIAG_VMA_QUERY_MAPS_TEXT))
 		return -EINVAL;
 	if (td->iter || td->vma_iter)
@@ -812,6 +972,8 @@ int taskdiag_vma_query_next(struct taskdiag_vma_iter *it, uint64_t *addr,
 	}
 	ret = it->td->ops == &td_netlink_backend ? td_vma_nl_query_next(it) :
 						   td_vma_pf_query_next(it);
+	if (ret == 1 && it->td->ops != &td_netlink_backend && (it->q.filter & TASKDIAG_VMA_BUILD_ID))
+		td_vma_pf_build_id(it, &it->vma);
 	if (ret < 0) {
 		it->err = ret;
 		return ret;

@@ -32,15 +32,18 @@ bool tda_maps_wanted(int argc, char **argv)
 
 static void maps_usage(FILE *f)
 {
-	fputs("Usage: " PROG " --maps [-a | -p PID,...] [-b B] [--file-backed] [--exec]\n"
+	fputs("Usage: " PROG " --maps [-a | -p PID,...] [-b B] [--file-backed] [--exec] [--build-id]\n"
 	      "       " PROG " --maps -p PID --addr A[,A...] [-b B] [--file-backed] [--exec]\n"
+	      "                 [--build-id]\n"
 	      "The memory maps of processes as pmap -x prints them (RSS and Dirty as -).\n"
 	      "      --addr A,..  for each address (hex), the VMA covering it or the next\n"
 	      "                   one above it, as a row after the address; none if none\n"
 	      "  -a, --all        every process the caller may read (default)\n"
 	      "  -p, --pid PID,.. these processes\n"
 	      "  -b, --backend B  auto (default), netlink or procfs\n"
-	      "      --file-backed, --exec  only VMAs that map a file, that are executable\n", f);
+	      "      --file-backed, --exec  only VMAs that map a file, that are executable\n"
+	      "      --build-id   the GNU build id of a mapped ELF file, in hex, after the\n"
+	      "                   mapping (as readelf -n prints it)\n", f);
 }
 
 /* The process's name line, as pmap's: "PID:   cmdline" (or [comm]). */
@@ -92,15 +95,22 @@ static void maps_row(const struct taskdiag_vma *v)
 		mode[2] = 'x';
 	if (v->flags & TASKDIAG_VMA_F_MAYSHARE)
 		mode[3] = 's';
+	uint32_t i;
+
 	printf("%016" PRIx64 " %7" PRIu64 "       -       - %s ", v->start, kb, mode);
 	if (!v->dev_major && name && strstr(name, "/SYSV"))
-		printf("  [ shmid=0x%" PRIx64 " ]\n", v->inode);
+		printf("  [ shmid=0x%" PRIx64 " ]", v->inode);
 	else if (slash)
-		printf("%s\n", slash[1] ? slash + 1 : slash);
+		printf("%s", slash[1] ? slash + 1 : slash);
 	else if (name && !strcmp(name, "[stack]"))
-		printf("  [ stack ]\n");
+		printf("  [ stack ]");
 	else
-		printf("  [ anon ]\n");
+		printf("  [ anon ]");
+	if (v->build_id_len)
+		printf("  ");
+	for (i = 0; i < v->build_id_len; i++)
+		printf("%02x", v->build_id[i]);
+	putchar('\n');
 }
 
 static void maps_total(uint64_t kb)
@@ -206,6 +216,7 @@ int tda_maps_main(int argc, char **argv)
 		{ "file-backed", no_argument, NULL, 'F' },
 		{ "exec", no_argument, NULL, 'X' },
 		{ "addr", required_argument, NULL, 'A' },
+		{ "build-id", no_argument, NULL, 'B' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -240,6 +251,9 @@ int tda_maps_main(int argc, char **argv)
 			break;
 		case 'A':
 			addrs = optarg;
+			break;
+		case 'B':
+			req.filter |= TASKDIAG_VMA_BUILD_ID;
 			break;
 		case 'h':
 			maps_usage(stdout);

@@ -724,6 +724,14 @@ TASKDIAG_API int taskdiag_system_read(struct taskdiag_system *sys, size_t size);
 /** Request filters of taskdiag_vma_request::filter (the ABI's vma-filter). */
 #define TASKDIAG_VMA_FILE_BACKED	(1u << 0)	/* only VMAs that map a file */
 #define TASKDIAG_VMA_EXEC		(1u << 1)	/* only executable VMAs */
+/*
+ * Not a filter (since 0.6): fill taskdiag_vma::build_id, in a dump and in
+ * an address query. Netlink: the module's with-build-id (from the file's
+ * page cache, as the kernel's build_id_parse()). Procfs: the file opened
+ * by the path maps names (when it is still the mapped file: same device
+ * and inode), so none for a deleted file or one the caller cannot open.
+ */
+#define TASKDIAG_VMA_BUILD_ID		(1u << 16)
 
 /**
  * struct taskdiag_vma_request - which VMAs to read (since 0.4)
@@ -766,6 +774,10 @@ struct taskdiag_vma_request {
  * @dev_minor: see @dev_major
  * @name: the name maps prints (a path as escaped there, [heap], [stack],
  *        [vdso], ...), NUL-terminated, or NULL when maps prints none
+ * @build_id: with TASKDIAG_VMA_BUILD_ID, the GNU build id of the mapped
+ *            ELF file (what readelf -n prints as "Build ID"), else NULL
+ *            (since 0.6)
+ * @build_id_len: its length in bytes, 1 to 20; 0 without one (since 0.6)
  */
 struct taskdiag_vma {
 	pid_t pid;
@@ -777,6 +789,8 @@ struct taskdiag_vma {
 	uint64_t flags;
 	uint32_t dev_minor;
 	const char *name;
+	const unsigned char *build_id;
+	uint32_t build_id_len;
 };
 
 struct taskdiag_vma_iter;
@@ -828,7 +842,8 @@ TASKDIAG_API const char *taskdiag_vma_flag_name(unsigned int bit);
  * struct taskdiag_vma_query - an address query (since 0.5)
  * @pid: the process (a thread's pid reads that thread's mm, as
  *       /proc/TID/maps does); required
- * @filter: TASKDIAG_VMA_FILE_BACKED and/or TASKDIAG_VMA_EXEC
+ * @filter: TASKDIAG_VMA_FILE_BACKED and/or TASKDIAG_VMA_EXEC, and
+ *          TASKDIAG_VMA_BUILD_ID
  * @addrs: the addresses, in any order (answered in this order); the array
  *         must stay valid until taskdiag_vma_iter_end()
  * @naddrs: how many, at least 1

@@ -307,9 +307,11 @@ class Client:
         return tasks
 
     def send_vma_request(self, scope=None, pid=None, filter_=None, start=None, end=None,
-                         raw_attrs=b"", procfs_fd=None, dump=True):
+                         raw_attrs=b"", procfs_fd=None, dump=True, with_build_id=False):
         """Send a get-vma request; return its sequence number."""
         payload = raw_attrs
+        if with_build_id:
+            payload += nla(abi.enums["TASK_DIAG_A_VMA_WITH_BUILD_ID"], b"")
         for name, val, fmt in (("SCOPE", scope, "=I"), ("PID", pid, "=I"),
                                ("PROCFS_FD", procfs_fd, "=I"), ("FILTER", filter_, "=I"),
                                ("START", start, "=Q"), ("END", end, "=Q")):
@@ -352,13 +354,15 @@ _VMA_ALL = sum(1 << b for _, _, _, b in _VMA.fields[1:])
 _E_VMA = abi.attr("VMA_ENTRY", "vma")
 _E_NAME = abi.attr("VMA_ENTRY", "name")
 _E_PAD = abi.attr("VMA_ENTRY", "pad")
+_E_BID = abi.attr("VMA_ENTRY", "build_id")
 
 
 def decode_vma_entry(data):
     """One entry nest: the dict of struct vma (every field: each has its
-    mask bit in every reply), plus "name". Strict: ValueError on a struct
-    of another size, a mask not all set, a name not NUL-terminated, an
-    unknown or repeated attribute."""
+    mask bit in every reply), plus "name" and "build_id" (bytes). Strict:
+    ValueError on a struct of another size, a mask not all set, a name not
+    NUL-terminated, a build id not 1 to 20 bytes, an unknown or repeated
+    attribute."""
     v = None
     off, n = 0, len(data)
     while off + 4 <= n:
@@ -378,6 +382,10 @@ def decode_vma_entry(data):
             if not body.endswith(b"\0") or b"\0" in body[:-1]:
                 raise ValueError("get-vma: name %r" % body)
             v["name"] = body[:-1].decode(errors="surrogateescape")
+        elif at == _E_BID and v is not None and "build_id" not in v:
+            if not 1 <= len(body) <= 20:
+                raise ValueError("get-vma: build id of %d bytes" % len(body))
+            v["build_id"] = bytes(body)
         elif at != _E_PAD:
             raise ValueError("get-vma entry: attribute %d unexpected here" % at)
         off += (ln + 3) & ~3

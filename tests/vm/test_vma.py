@@ -54,6 +54,7 @@ import ctypes
 import errno
 import os
 import re
+import stat
 import struct
 import subprocess
 import sys
@@ -382,7 +383,7 @@ _E_NOVMA = tdnl.abi.attr("VMA_ENTRY", "no_vma")
 MAX_ADDRS = 2048
 
 
-def query(c, pid, addrs, filter_=None):
+def query(c, pid, addrs, filter_=None, with_build_id=False):
     """An address query: [(address, vma dict or None)], one per address.
     Strict: each entry carries query-addr, then either vma (and maybe name)
     or no-vma; the answers come in the order of addrs."""
@@ -391,7 +392,7 @@ def query(c, pid, addrs, filter_=None):
         part = addrs[i:i + MAX_ADDRS]
         raw = tdnl.nla(A_ADDRS, struct.pack("=%dQ" % len(part), *part))
         seq = c.send_vma_request(scope=tdnl.SCOPE["task"], pid=pid, filter_=filter_,
-                                 raw_attrs=raw)
+                                 raw_attrs=raw, with_build_id=with_build_id)
         for msg in c.recv_msgs(seq):
             for at, data in tdnl.parse_attrs(msg[4:]):
                 name = tdnl.abi.sets["VMA"].get(at, (None, None))[0]
@@ -646,6 +647,8 @@ def bad_requests(c):
     expect_err(c, "an unknown attribute", errno.EINVAL, raw_attrs=tdnl.nla(60, b"\0" * 4))
     expect_err(c, "a short start", errno.EINVAL,
                raw_attrs=tdnl.nla(tdnl.abi.attr("VMA", "start"), b"\0" * 4))
+    expect_err(c, "with-build-id carrying a payload (a flag)", errno.ERANGE,
+               raw_attrs=tdnl.nla(tdnl.abi.attr("VMA", "with_build_id"), b"\0" * 4))
     # the address query
     me = os.getpid()
     q8 = tdnl.nla(A_ADDRS, b"\0" * 8)
@@ -708,6 +711,53 @@ def lib_backends(lib, who, pids_):
                   "%d vs %d records%s" % (len(got), len(exp), "; " + out.stderr.strip()
                                           if out.returncode else ""))
     c.close()
+
+
+def by_path(v):
+    """Whether the procfs backend can read v's build id: its name is the
+    path of the mapped file still (regular, same device and inode)."""
+    name = v.get("name", "")
+    if not v["inode"] or not name.startswith("/") or name.endswith(" (deleted)") \
+            or "\\012" in name:
+        return False
+    try:
+        st = os.stat(name)
+    except OSError:
+        return False
+    return stat.S_ISREG(st.st_mode) and st.st_ino == v["inode"] and \
+        (os.major(st.st_dev), os.minor(st.st_dev)) == (v["dev_major"], v["dev_minor"])
+
+
+def lib_build_ids(lib, who, pid):
+    """TASKDIAG_VMA_BUILD_ID through libtaskdiag: netlink gives tdnl's build
+    ids, procfs the same wherever maps's name is still the mapped file's
+    path (none elsewhere); the dump and the address query alike."""
+    c = tdnl.Client()
+    want = c.vma_request(scope=tdnl.SCOPE["task"], pid=pid, with_build_id=True).get(pid, [])
+    c.close()
+    env = dict(os.environ, VMA_LIB_BUILD_ID="1")
+    for backend in ("netlink", "procfs"):
+        exp = []
+        for v in want:
+            bid = v.get("build_id") if backend == "netlink" or by_path(v) else None
+            exp.append("%x %x %x %d %x %x %x %s %s" % (
+                v["start"], v["end"], v["offset"], v["inode"], v["dev_major"], v["dev_minor"],
+                v["flags"] & BACKEND_FLAGS[backend], bid.hex() if bid else "-",
+                v.get("name", "")))
+        out = subprocess.run([lib, backend, str(pid)], capture_output=True, text=True, env=env)
+        check("%s: libtaskdiag %s backend, pid %d: build ids" % (who, backend, pid),
+              out.returncode == 0 and out.stdout.splitlines() == exp,
+              "%d of %d lines%s" % (sum(a == b for a, b in zip(out.stdout.splitlines(), exp)),
+                                    len(exp), "; " + out.stderr.strip() if out.returncode else ""))
+        out = subprocess.run([lib, "query", backend, str(pid), "0"] +
+                             ["%x" % v["start"] for v in want],
+                             capture_output=True, text=True, env=env)
+        check("%s: libtaskdiag's query, %s, pid %d: build ids" % (who, backend, pid),
+              out.returncode == 0 and
+              out.stdout.splitlines() == ["%x %s" % (v["start"], e) for v, e in zip(want, exp)],
+              out.stderr.strip())
+    check("%s: pid %d has build ids to compare" % (who, pid),
+          any("build_id" in v for v in want) and any(by_path(v) for v in want))
 
 
 # The procfs backend reads maps only: r, w, x and s (bits 0, 1, 2 and 7).
@@ -776,6 +826,27 @@ def pmap_compare(tda, who, pid):
                                  or t.stderr.strip()))
 
 
+def tda_build_ids(tda, who, pid):
+    """task_diag_all --maps --build-id: each row of a file-backed VMA ends
+    in tdnl's build id of it (netlink) or, on procfs, where the path is
+    still the mapped file's; the other rows end in their mapping."""
+    c = tdnl.Client()
+    want = c.vma_request(scope=tdnl.SCOPE["task"], pid=pid, with_build_id=True).get(pid, [])
+    c.close()
+    for backend in ("netlink", "procfs"):
+        t = subprocess.run([tda, "--maps", "-p", str(pid), "-b", backend, "--build-id"],
+                           capture_output=True, text=True)
+        rows = t.stdout.splitlines()[2:-2]
+        exp = [(v.get("build_id") if backend == "netlink" or by_path(v) else None)
+               for v in want]
+        got = [bytes.fromhex(r.split()[-1]) if re.search(r"  [0-9a-f]{2,40}$", r) else None
+               for r in rows]
+        check("%s: task_diag_all --maps --build-id (%s), pid %d: tdnl's build ids"
+              % (who, backend, pid), t.returncode == 0 and got == exp and any(exp),
+              "%d of %d rows%s" % (sum(a == b for a, b in zip(got, exp)), len(exp),
+                                   "; " + t.stderr.strip() if t.returncode else ""))
+
+
 def tda_query(tda, who, pid):
     """task_diag_all --maps -p PID --addr: one row per address, the start
     and size of tdnl's answer, or none."""
@@ -799,6 +870,155 @@ def tda_query(tda, who, pid):
           t.returncode == 2 and "--addr" in t.stderr, t.stderr.strip())
 
 
+# --- build ids ---
+
+GNU_BID_NOTE = struct.pack("=III", 4, 20, 3) + b"GNU\0"
+
+
+def readelf_build_id(path):
+    """The oracle: binutils' readelf. The build id the module must give for
+    this file: readelf's "Build ID" where the ELF header's type is EXEC or
+    DYN (the kernel's rule), else None; "unreadable" if readelf cannot open
+    it."""
+    r = subprocess.run(["readelf", "-h", "-n", "-W", path], capture_output=True, text=True)
+    if "No such file" in r.stderr or "Permission denied" in r.stderr:
+        return "unreadable"
+    typ = re.search(r"^\s*Type:\s+(\S+)", r.stdout, re.M)
+    bid = re.search(r"Build ID:\s+([0-9a-f]+)", r.stdout)
+    if not typ or typ.group(1) not in ("EXEC", "DYN") or not bid:
+        return None
+    return bytes.fromhex(bid.group(1))
+
+
+def pmq_build_id(fd, addr):
+    """PROCMAP_QUERY's build id of the VMA covering addr: bytes, None, or
+    "ENOTTY" where the kernel has no PROCMAP_QUERY."""
+    bid = ctypes.create_string_buffer(64)
+    q = ProcmapQuery(size=ctypes.sizeof(ProcmapQuery), query_addr=addr,
+                     build_id_size=64, build_id_addr=ctypes.addressof(bid))
+    if libc.ioctl(fd, PROCMAP_QUERY, ctypes.byref(q)) != 0:
+        e = ctypes.get_errno()
+        if e == errno.ENOTTY:
+            return "ENOTTY"
+        raise OSError(e, "PROCMAP_QUERY")
+    return bid.raw[:q.build_id_size] if q.build_id_size else None
+
+
+def bid_fixtures(tmp):
+    """Files mapped by this process, with the build id each must show:
+    copies of /bin/true as is, with its build id's bytes changed, with the
+    note's type changed (no build id), with the ELF type changed to ET_REL
+    (none: the kernel's rule), a text file (none), and a copy unlinked once
+    mapped. Returns ({path: expected}, keep-alive objects)."""
+    import mmap as pymmap
+    orig = open("/bin/true", "rb").read()
+    at = orig.find(GNU_BID_NOTE)
+    if at < 0:
+        raise RuntimeError("/bin/true has no 20-byte GNU build-id note")
+    want = orig[at + 16:at + 36]
+    flipped = bytes(b ^ 0x5a for b in want)
+    variants = {
+        "same": (orig, want),
+        "flipped": (orig[:at + 16] + flipped + orig[at + 36:], flipped),
+        "notype": (orig[:at + 8] + struct.pack("=I", 0x1234) + orig[at + 12:], None),
+        "rel": (orig[:16] + struct.pack("=H", 1) + orig[18:], None),
+        "text": (b"not an ELF file\n" * 300, None),
+        "deleted": (orig, want),
+    }
+    expect, keep = {}, []
+    for name, (data, bid) in variants.items():
+        path = os.path.join(tmp, "bid-" + name)
+        with open(path, "wb") as f:
+            f.write(data)
+        f = open(path, "rb")
+        keep.append((f, pymmap.mmap(f.fileno(), 0, prot=pymmap.PROT_READ)))
+        if name == "deleted":
+            os.unlink(path)
+            path += " (deleted)"
+        expect[path] = bid
+    return expect, keep
+
+
+def build_ids(c, who, tmp):
+    """with-build-id: every file-backed VMA of every process the caller may
+    read carries the build id readelf finds in its file (and nothing else
+    does); the fixtures; the address query's answers; without the flag no
+    build id; on 6.12, PROCMAP_QUERY's build id for each VMA of this
+    process."""
+    me = os.getpid()
+    expect, keep = bid_fixtures(tmp)
+    plain = c.vma_request(scope=tdnl.SCOPE["all_processes"])
+    check("%s: no build id without with-build-id" % who,
+          not any("build_id" in v for vs in plain.values() for v in vs))
+    dump = c.vma_request(scope=tdnl.SCOPE["all_processes"], with_build_id=True)
+    cache, bad, files, skipped = {}, [], set(), set()
+    for pid, vmas in dump.items():
+        for v in vmas:
+            got = v.get("build_id")
+            name = v.get("name", "")
+            if not v["inode"]:
+                if got is not None:
+                    bad.append("pid %d %s: a build id without a file" % (pid, tdnl.vma_maps_line(v)))
+                continue
+            if name in expect:
+                want = expect[name]
+            elif not name.startswith("/") or name.endswith(" (deleted)"):
+                skipped.add(name)
+                continue
+            else:
+                if name not in cache:
+                    try:
+                        st = os.stat(name)
+                        same = (st.st_ino, os.major(st.st_dev), os.minor(st.st_dev)) == \
+                            (v["inode"], v["dev_major"], v["dev_minor"])
+                    except OSError:
+                        same = False
+                    cache[name] = readelf_build_id(name) if same else "other file"
+                want = cache[name]
+                if want in ("unreadable", "other file"):
+                    skipped.add(name)
+                    continue
+            files.add(name)
+            if got != want:
+                bad.append("pid %d %s: build id %s, readelf %s"
+                           % (pid, tdnl.vma_maps_line(v), got and got.hex(), want and want.hex()))
+    mine = dump.get(me, [])
+    seen = {v.get("name"): v.get("build_id") for v in mine}
+    check("%s: the fixtures' build ids" % who,
+          all(p in seen and seen[p] == b for p, b in expect.items()),
+          "; ".join("%s: %s (want %s)" % (p, seen.get(p, "no VMA"), b)
+                    for p, b in expect.items() if seen.get(p, "x") != b))
+    check("%s: each file-backed VMA's build id is readelf's" % who, not bad,
+          "%d files, %d left out (unreadable, replaced, deleted, pseudo); %s"
+          % (len(files), len(skipped), "; ".join(bad[:5])))
+    with_bid = [v for v in mine if "build_id" in v]
+    check("%s: this process has VMAs with and without a build id" % who,
+          with_bid and len(with_bid) < len(mine), "%d of %d" % (len(with_bid), len(mine)))
+    ans = query(c, me, [v["start"] for v in mine], with_build_id=True)
+    check("%s: the address query's build ids are the dump's" % who,
+          [a[1].get("build_id") for a in ans] == [v.get("build_id") for v in mine])
+    ans = query(c, me, [v["start"] for v in mine])
+    check("%s: the address query sends none without the flag" % who,
+          not any("build_id" in a[1] for a in ans))
+    if has_procmap_query():
+        fd = os.open("/proc/self/maps", os.O_RDONLY)
+        try:
+            diff = []
+            for v in mine:
+                p = pmq_build_id(fd, v["start"])
+                if p != v.get("build_id"):
+                    diff.append("%s: PROCMAP_QUERY %s, get-vma %s"
+                                % (tdnl.vma_maps_line(v), p and p.hex(),
+                                   v.get("build_id") and v["build_id"].hex()))
+        finally:
+            os.close(fd)
+        check("%s: build ids equal PROCMAP_QUERY's, VMA by VMA (%d)" % (who, len(mine)),
+              not diff, "; ".join(diff[:5]))
+    for f, m in keep:
+        m.close()
+        f.close()
+
+
 def run(who, tmp, lib, tda, extra_focus=(), unreadable_pids=()):
     pop, made = start_population("mix", tmp)
     notes.append("%s population: %s" % (who, ", ".join(made)))
@@ -811,10 +1031,15 @@ def run(who, tmp, lib, tda, extra_focus=(), unreadable_pids=()):
     t0 = time.time()
     queries(c, who, pop.pid, full=not QUICK[0])
     notes.append("%s: the address query's checks took %.0f s" % (who, time.time() - t0))
+    t0 = time.time()
+    build_ids(c, who, tmp)
+    notes.append("%s: the build-id checks took %.0f s" % (who, time.time() - t0))
     for pid in unreadable_pids:
         unreadable(c, who, pid)
     if lib:
         lib_backends(lib, who, [pop.pid] + list(extra_focus[:1]))
+    if lib or LIBQ[0]:
+        lib_build_ids(lib or LIBQ[0], who, pop.pid)
     if lib or LIBQ[0]:
         t0 = time.time()
         lib_query(lib or LIBQ[0], who, pop.pid)
@@ -822,6 +1047,7 @@ def run(who, tmp, lib, tda, extra_focus=(), unreadable_pids=()):
     if tda:
         pmap_compare(tda, who, pop.pid)
         tda_query(tda, who, pop.pid)
+        tda_build_ids(tda, who, pop.pid)
     c.close()
     pop.stdin.close()
     pop.wait()

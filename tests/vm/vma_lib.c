@@ -9,6 +9,10 @@
  * line per answer, "addr" (hex) then the VMA's line as above, or "addr
  * none"; FILTER is the TASKDIAG_VMA_* mask (decimal), ",text" asks the
  * procfs backend for maps's text even where PROCMAP_QUERY exists.
+ *
+ * With VMA_LIB_BUILD_ID=1 in the environment, both ask for build ids
+ * (TASKDIAG_VMA_BUILD_ID) and print each VMA's, in hex or "-", between
+ * the flags and the name.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -18,11 +22,20 @@
 
 #include <taskdiag/taskdiag.h>
 
+static int with_bid;
+
 static void print_vma(const struct taskdiag_vma *v)
 {
-	printf("%" PRIx64 " %" PRIx64 " %" PRIx64 " %" PRIu64 " %x %x %" PRIx64 " %s\n",
-	       v->start, v->end, v->offset, v->inode, v->dev_major, v->dev_minor, v->flags,
-	       v->name ? v->name : "");
+	uint32_t i;
+
+	printf("%" PRIx64 " %" PRIx64 " %" PRIx64 " %" PRIu64 " %x %x %" PRIx64 " ",
+	       v->start, v->end, v->offset, v->inode, v->dev_major, v->dev_minor, v->flags);
+	if (with_bid) {
+		for (i = 0; i < v->build_id_len; i++)
+			printf("%02x", v->build_id[i]);
+		printf("%s ", v->build_id_len ? "" : "-");
+	}
+	printf("%s\n", v->name ? v->name : "");
 }
 
 static int query(int argc, char **argv)
@@ -39,7 +52,7 @@ static int query(int argc, char **argv)
 		return 2;
 	}
 	q.pid = atoi(argv[3]);
-	q.filter = (uint32_t)strtoul(argv[4], NULL, 10);
+	q.filter = (uint32_t)strtoul(argv[4], NULL, 10) | (with_bid ? TASKDIAG_VMA_BUILD_ID : 0);
 	if (strstr(argv[4], ",text"))
 		q.flags = TASKDIAG_VMA_QUERY_MAPS_TEXT;
 	addrs = calloc((size_t)(argc - 5), sizeof(*addrs));
@@ -83,6 +96,7 @@ int main(int argc, char **argv)
 	pid_t last = 0;
 	int err;
 
+	with_bid = getenv("VMA_LIB_BUILD_ID") && !strcmp(getenv("VMA_LIB_BUILD_ID"), "1");
 	if (argc > 1 && !strcmp(argv[1], "query"))
 		return query(argc, argv);
 	if (argc < 2 || argc > 3) {
@@ -91,6 +105,8 @@ int main(int argc, char **argv)
 	}
 	if (argc == 3)
 		req.pid = atoi(argv[2]);
+	if (with_bid)
+		req.filter = TASKDIAG_VMA_BUILD_ID;
 	err = taskdiag_open(&td, strcmp(argv[1], "procfs") ? TASKDIAG_BACKEND_NETLINK :
 							     TASKDIAG_BACKEND_PROCFS);
 	if (err) {

@@ -631,6 +631,7 @@ enum {
 	TASK_DIAG_A_VMA_END,		/* u64, bytes (user virtual address), request only */
 	TASK_DIAG_A_VMA_ENTRY,		/* nest */
 	TASK_DIAG_A_VMA_ADDRS,		/* binary: array of u64, bytes (array of u64 user virtual addresses), request only */
+	TASK_DIAG_A_VMA_WITH_BUILD_ID,	/* flag, request only */
 
 	__TASK_DIAG_A_VMA_MAX,
 	TASK_DIAG_A_VMA_MAX = (__TASK_DIAG_A_VMA_MAX - 1)
@@ -646,6 +647,7 @@ enum {
 	TASK_DIAG_A_VMA_ENTRY_NAME,	/* string, text */
 	TASK_DIAG_A_VMA_ENTRY_QUERY_ADDR, /* u64, bytes (user virtual address) */
 	TASK_DIAG_A_VMA_ENTRY_NO_VMA,	/* flag */
+	TASK_DIAG_A_VMA_ENTRY_BUILD_ID,	/* binary, bytes */
 
 	__TASK_DIAG_A_VMA_ENTRY_MAX,
 	TASK_DIAG_A_VMA_ENTRY_MAX = (__TASK_DIAG_A_VMA_ENTRY_MAX - 1)
