@@ -196,6 +196,7 @@ static void usage(FILE *f)
 	      "\n"
 	      "Memory maps, as pmap -x (see --maps --help):\n"
 	      "task_diag_all --maps [-a | -p PID,...] [-b B] [--file-backed] [--exec]\n"
+	      "                     [--build-id]\n"
 	      "task_diag_all --maps -p PID --addr A[,A...]: the VMA at or above each address\n"
 	      "\n"
 	      "Exit status: 0 ok, 1 error, 2 bad usage, 3 task_diag module not loaded,\n"
