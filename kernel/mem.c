@@ -33,9 +33,7 @@
  * The sums of one walk, as task_mmu.c's mem_size_stats (the pss* in units
  * of 2^-12 bytes), and what makes them inexact: @swap_seen, a swap entry
  * was met (swap_pss); @shmem_swapped, a mapped shmem object has swapped
- * pages (swap). @pss_share is a page's share at mapcount @pss_mapcount:
- * the pages of a shared library have one mapcount, mostly, so the
- * division is made once for a run of them.
+ * pages (swap).
  */
 struct td_mss {
 	u64 resident, shared_clean, shared_dirty, private_clean, private_dirty;
@@ -44,12 +42,10 @@ struct td_mss {
 	u64 pss, pss_anon, pss_file, pss_shmem, pss_locked, pss_dirty;
 	bool swap_seen;
 	bool shmem_swapped;
-	int pss_mapcount;
-	u64 pss_share;
 };
 
 /* smaps_page_accumulate() */
-static __always_inline void td_mem_page_acc(struct td_mss *m, struct folio *folio, unsigned long size,
+static void td_mem_page_acc(struct td_mss *m, struct folio *folio, unsigned long size,
 			    u64 pss, bool dirty, bool locked, bool private)
 {
 	m->pss += pss;
@@ -108,13 +104,8 @@ static void td_mem_account(struct td_mss *m, struct page *page, int nr, bool you
 		int mapcount = td_page_mapcount(folio, page);
 		u64 pss = (u64)PAGE_SIZE << TD_PSS_SHIFT;
 
-		if (mapcount >= 2) {
-			if (mapcount != m->pss_mapcount) {
-				m->pss_mapcount = mapcount;
-				m->pss_share = div_u64(pss, mapcount);
-			}
-			pss = m->pss_share;
-		}
+		if (mapcount >= 2)
+			pss = div_u64(pss, mapcount);
 		td_mem_page_acc(m, folio, PAGE_SIZE, pss, dirty, locked, mapcount < 2);
 	}
 }
