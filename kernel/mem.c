@@ -6,8 +6,9 @@
  * smaps_walk_ops (fs/proc/task_mmu.c); neither is exported, nor are
  * vm_normal_page(), follow_trans_huge_pmd(), the huge zero page and
  * swp_swapcount(). This file walks the tables itself, with the same locks
- * (the mmap read lock for the whole walk, each page table's lock, the pmd
- * lock for a huge pmd) and the same accounting, entry by entry, as
+ * (the mmap read lock, let go between two VMAs when a writer waits for it,
+ * each page table's lock, the pmd lock for a huge pmd) and the same
+ * accounting, entry by entry, as
  * smaps_pte_entry(), smaps_pmd_entry(), smaps_hugetlb_range() and
  * smaps_account(). Where it cannot be exact it says so in the mask (see
  * td_mem_fill()).
@@ -258,11 +259,14 @@ again:
 	td_pte_unmap_unlock(ptl);
 }
 
-/* walk_pgd_range() down to td_mem_pmd() for a VMA that is not hugetlb. */
-static void td_mem_walk_vma(struct td_mss *m, struct vm_area_struct *vma)
+/*
+ * walk_pgd_range() down to td_mem_pmd() for a VMA that is not hugetlb, from
+ * @addr (its start, or where a walk that dropped the lock resumes).
+ */
+static void td_mem_walk_vma(struct td_mss *m, struct vm_area_struct *vma, unsigned long addr)
 {
 	bool locked = vma->vm_flags & VM_LOCKED;
-	unsigned long addr = vma->vm_start, end = vma->vm_end, next;
+	unsigned long end = vma->vm_end, next;
 	struct mm_struct *mm = vma->vm_mm;
 	pgd_t *pgd;
 	p4d_t *p4d;
@@ -326,7 +330,8 @@ static pte_t *td_mem_huge_pte(struct mm_struct *mm, unsigned long addr, unsigned
  * not exported: the file's i_mmap_rwsem, which huge_pmd_unshare() needs for
  * writing, keeps it out instead.
  */
-static void td_mem_walk_hugetlb(struct td_mss *m, struct vm_area_struct *vma)
+static void td_mem_walk_hugetlb(struct td_mss *m, struct vm_area_struct *vma,
+				unsigned long start)
 {
 	struct address_space *mapping = vma->vm_file->f_mapping;
 	struct hstate *h = hstate_vma(vma);
@@ -335,7 +340,7 @@ static void td_mem_walk_hugetlb(struct td_mss *m, struct vm_area_struct *vma)
 	unsigned long addr;
 
 	i_mmap_lock_read(mapping);
-	for (addr = vma->vm_start; addr < vma->vm_end; addr += sz) {
+	for (addr = start; addr < vma->vm_end; addr += sz) {
 		pte_t *ptep = td_mem_huge_pte(mm, addr & huge_page_mask(h), sz);
 		struct folio *folio = NULL;
 		bool present = false;
@@ -367,13 +372,13 @@ static void td_mem_walk_hugetlb(struct td_mss *m, struct vm_area_struct *vma)
 }
 
 /*
- * smap_gather_stats() for one VMA. The swap of a shmem object (what
+ * smap_gather_stats() for one VMA, from @start on. The swap of a shmem object (what
  * shmem_swap_usage() adds for a shared or read-only mapping, and the page
  * walk's shmem_partial_swap_usage() for a private writable one) needs
  * functions that are not exported: when the object has swapped pages the
  * sum is marked inexact instead.
  */
-static void td_mem_vma(struct td_mss *m, struct vm_area_struct *vma)
+static void td_mem_vma(struct td_mss *m, struct vm_area_struct *vma, unsigned long start)
 {
 	struct address_space *mapping = vma->vm_file ? vma->vm_file->f_mapping : NULL;
 
@@ -384,21 +389,36 @@ static void td_mem_vma(struct td_mss *m, struct vm_area_struct *vma)
 	if (vma->vm_flags & VM_PFNMAP)
 		return;
 	if (is_vm_hugetlb_page(vma))
-		td_mem_walk_hugetlb(m, vma);
+		td_mem_walk_hugetlb(m, vma, start);
 	else
-		td_mem_walk_vma(m, vma);
+		td_mem_walk_vma(m, vma, start);
 }
 
-/* The walk of show_smaps_rollup(). Return 0 or -EINTR. */
+/*
+ * The walk of show_smaps_rollup(), which also lets a writer waiting for the
+ * mmap lock (mmap(), munmap(), mprotect()) have it between two VMAs, so that
+ * the walk of a large process does not stall it: the walk then resumes from
+ * the end of the last VMA it walked, in the VMA that covers that address
+ * or else the next one (a VMA that grew over it is walked from there on).
+ * Return 0 or -EINTR.
+ */
 static int td_mem_gather(struct td_mss *m, struct mm_struct *mm)
 {
 	struct vm_area_struct *vma;
+	unsigned long done = 0;
 	VMA_ITERATOR(vmi, mm, 0);
 
 	if (mmap_read_lock_killable(mm))
 		return -EINTR;
 	for_each_vma(vmi, vma) {
-		td_mem_vma(m, vma);
+		td_mem_vma(m, vma, max(vma->vm_start, done));
+		done = vma->vm_end;
+		if (mmap_lock_is_contended(mm)) {
+			mmap_read_unlock(mm);
+			if (mmap_read_lock_killable(mm))
+				return -EINTR;
+			vma_iter_init(&vmi, mm, done);
+		}
 		cond_resched();
 	}
 	mmap_read_unlock(mm);

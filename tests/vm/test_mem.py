@@ -28,7 +28,12 @@ uid 65534 (which starts a population of its own):
   guest: SwapPss and Swap are exact), KSM's bit only where the kernel prints
   the line; a thread of the fixture (scope threads) has its process's mem;
   a do (scope task) gives the same;
-- a show with a bit past show-all is refused.
+- a show with a bit past show-all is refused;
+- as root, a writer (mmap() and munmap() of a page, over and over) of a
+  process with 200 populated 16 MiB mappings keeps completing while the
+  process's mem is read (the walk lets go of the mmap lock between VMAs),
+  and the sums, resumed after each break, equal smaps_rollup read once the
+  writer has stopped.
 
 With --lib PATH (a program that prints libtaskdiag's records, tests/vm's
 mem_lib): the library's mem items, on the netlink and the procfs backends,
@@ -333,6 +338,114 @@ def threads_check(c, who):
         p.wait()
 
 
+CONTEND_MAPS, CONTEND_SIZE = 200, 16 << 20
+MAP_POPULATE = 0x8000
+
+
+def contend():
+    """The contention fixture: CONTEND_MAPS shared mappings of one memfd of
+    CONTEND_SIZE bytes, populated (a page walk of some 800,000 entries), and
+    a thread that maps and unmaps one page over and over while it runs, each
+    call a writer of the mmap lock. Commands on stdin, one per line: "go"
+    starts the writer; "stop" stops it, waits until it is idle and prints
+    the times (CLOCK_MONOTONIC ns) at which its calls completed since "go",
+    as JSON. The writer records into a preallocated array and touches no
+    new memory once warm, so that the process's sums stay put between a
+    read while it runs and one after it stopped."""
+    import array
+    import json
+    import threading
+    fd = os.memfd_create("td_contend")
+    os.ftruncate(fd, CONTEND_SIZE)
+    for _ in range(CONTEND_MAPS):
+        mmap(CONTEND_SIZE, PROT_R, MAP_SHARED | MAP_POPULATE, fd)
+    stamps = array.array("q", bytes(8 * 200000))
+    n = [0]
+    run, idle, quit_ = threading.Event(), threading.Event(), threading.Event()
+
+    def writer():
+        while not quit_.is_set():
+            if not run.is_set():
+                idle.set()
+                run.wait(0.1)
+                continue
+            idle.clear()
+            libc.munmap(mmap(PAGE, PROT_R | PROT_W, MAP_PRIVATE | MAP_ANON), PAGE)
+            if n[0] < len(stamps):
+                stamps[n[0]] = time.monotonic_ns()
+                n[0] += 1
+
+    t = threading.Thread(target=writer)
+    t.start()
+    run.set()                   # warm up: the first calls may grow the heap
+    time.sleep(0.2)
+    run.clear()
+    print("ready", flush=True)
+    for line in sys.stdin:
+        if line.strip() == "go":
+            n[0] = 0
+            idle.clear()
+            run.set()
+            print("ok", flush=True)
+        elif line.strip() == "stop":
+            run.clear()
+            idle.wait()
+            print(json.dumps(stamps[:n[0]].tolist()), flush=True)
+    quit_.set()
+    run.set()
+    t.join()
+
+
+def contention_check(c, who):
+    """smaps_rollup lets a writer have the mmap lock between two VMAs, and so
+    does the mem walk: while the mem of the contention fixture is read, its
+    writer keeps completing (the longest stretch without a completion is
+    less than half of the read; holding the lock for the whole walk makes it
+    all of it), and the sums, resumed after each break, equal smaps_rollup
+    read once the writer has stopped (6.1's smaps_rollup skips the VMA after
+    each break of its own, so it is read without a writer). The stretch is
+    timed: a miss is measured again, up to three times, as the loaded host
+    can stall the writer's vCPU."""
+    import json
+    p = subprocess.Popen([sys.executable, os.path.abspath(__file__), "--contend"],
+                         stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+
+    def say(cmd):
+        p.stdin.write(cmd + "\n")
+        p.stdin.flush()
+        return p.stdout.readline()
+
+    try:
+        if not p.stdout.readline().startswith("ready"):
+            check("%s: the contention fixture started" % who, False)
+            return
+        for attempt in range(3):
+            say("go")
+            time.sleep(0.05)
+            t0 = time.monotonic_ns()
+            do = c.request(scope=tdnl.SCOPE["task"], pid=p.pid, show=SHOW_MEM, dump=False)
+            t1 = time.monotonic_ns()
+            done = [t for t in json.loads(say("stop")) if t0 < t < t1]
+            roll = read_rollup(p.pid)
+            mem = do[0].get("mem") if do else None
+            marks = [t0] + done + [t1]
+            gap = max(b - a for a, b in zip(marks, marks[1:]))
+            if gap < (t1 - t0) / 2 and mem and not differences(mem, roll):
+                break
+        check("%s: a writer of a %d-VMA process keeps going while its mem is read" %
+              (who, CONTEND_MAPS), mem and gap < (t1 - t0) / 2,
+              "the longest wait %.1f ms of a %.1f ms read, %d writes, attempt %d" %
+              (gap / 1e6, (t1 - t0) / 1e6, len(done), attempt + 1))
+        check("%s: the mem read with the lock let go equals smaps_rollup" % who,
+              mem and mem["rss"] >= CONTEND_MAPS * CONTEND_SIZE and
+              not differences(mem, roll),
+              "; ".join(differences(mem or {}, roll)[:3]) or
+              "rss %d" % (mem or {}).get("rss", 0))
+    finally:
+        p.stdin.close()
+        p.wait()
+
+
 def bad_requests(c):
     past = tdnl.SHOW_ALL + 1
     try:
@@ -417,6 +530,9 @@ def main(argv):
     if argv[:1] == ["--hold"]:
         hold(argv[1])
         return 0
+    if argv[:1] == ["--contend"]:
+        contend()
+        return 0
     lib = argv[argv.index("--lib") + 1] if "--lib" in argv else None
     tdps = argv[argv.index("--tdps") + 1] if "--tdps" in argv else None
     static = argv[argv.index("--static") + 1] if "--static" in argv else None
@@ -467,6 +583,7 @@ def main(argv):
         spids = [int(x) for x in st.stdout.readline().split()]
     try:
         run("root", tmp, lib)
+        contention_check(tdnl.Client(), "root")
         if st:
             tdps_vs_ps(tdps, "root", spids, True)
         bad_requests(tdnl.Client())
