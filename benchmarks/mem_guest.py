@@ -14,13 +14,10 @@ rounds in one process); the medians and the ratios.
 """
 import json
 import statistics
-import subprocess
 import sys
 
-
-def run(cmd):
-    out = subprocess.run(cmd, capture_output=True, text=True, check=True).stdout.split()
-    return {k: int(v) for k, v in (w.split("=") for w in out)}
+import sleepers
+from sleepers import run
 
 
 def main(argv):
@@ -28,11 +25,8 @@ def main(argv):
     procs = int(argv[3]) if len(argv) > 3 else 1000
     reps = int(argv[4]) if len(argv) > 4 else 7
     res = {"procs": procs, "reps": reps}
-    sp = subprocess.Popen(["bash", "-c", 'for i in $(seq %d); do sleep 100000 & done; '
-                           'echo ready; read x; kill $(jobs -p); wait' % procs],
-                          stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
-    if not sp.stdout.readline().startswith("ready"):
-        print("the population did not start")
+    sp = sleepers.start(procs)
+    if not sp:
         return 1
     modes = ("rollup", "procfs", "lib", "statm")
     for m in modes:        # warm-up
@@ -53,8 +47,7 @@ def main(argv):
              res["lib_ns"] / 1e6, res["ratio_rollup"], res["ratio_procfs"]), flush=True)
     print("the statm group of the same processes (no page walk): %.1f ms"
           % (res["statm_ns"] / 1e6), flush=True)
-    sp.stdin.close()
-    sp.wait()
+    sleepers.stop(sp)
     with open(out, "w") as f:
         json.dump(res, f, indent=1)
     return 0

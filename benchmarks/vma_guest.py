@@ -28,10 +28,8 @@ import statistics
 import subprocess
 import sys
 
-
-def run(cmd):
-    out = subprocess.run(cmd, capture_output=True, text=True, check=True).stdout.split()
-    return {k: int(v) for k, v in (w.split("=") for w in out)}
+import sleepers
+from sleepers import run
 
 
 def median_of(cmd, reps):
@@ -103,12 +101,8 @@ def main(argv):
         with open(out, "w") as f:
             json.dump(res, f, indent=1)
         return rc
-    # N exec'd sleeps, killed when its input ends
-    sp = subprocess.Popen(["bash", "-c", 'for i in $(seq %d); do sleep 100000 & done; '
-                           'echo ready; read x; kill $(jobs -p); wait' % procs],
-                          stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
-    if not sp.stdout.readline().startswith("ready"):
-        print("the population did not start")
+    sp = sleepers.start(procs)
+    if not sp:
         return 1
     del spawn
     for m in ("maps", "lib"):        # warm-up
@@ -125,8 +119,7 @@ def main(argv):
     print("all VMAs of %d processes (%d VMAs): maps %.1f ms, get-vma %.1f ms: %.1fx"
           % (procs, res["vmas_lib"], res["all_maps_ns"] / 1e6, res["all_lib_ns"] / 1e6,
              res["all_ratio"]), flush=True)
-    sp.stdin.close()
-    sp.wait()
+    sleepers.stop(sp)
 
     res["one"] = []
     for k in (8000, 16000, 32000, 65000):
