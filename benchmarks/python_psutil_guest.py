@@ -12,7 +12,6 @@ seconds per read and the ratios psutil / taskdiag, which are the result
 
   benchmarks/python_psutil [PROCS [REPEAT]]   (boots the guest, runs this there)
 """
-import os
 import statistics
 import subprocess
 import sys
