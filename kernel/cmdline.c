@@ -101,10 +101,12 @@ static size_t td_cmdline_copy(struct mm_struct *mm, char *buf, size_t size,
  * it needs no permission.
  *
  * Context: process context, no locks held; sleeps to read the task's
- * memory.
+ * memory, under its mmap lock (td_mmap_read_lock(): not waited for under
+ * cb_lock).
  * Return: 0; -ENOENT to leave the attribute out (a kernel thread or an
- * exited task has no mm, or the task changed its mm while it was read);
- * -EMSGSIZE when @skb is full.
+ * exited task has no mm, the task changed its mm while it was read, or
+ * its mmap lock was busy in the first message of a batch); -EMSGSIZE when
+ * @skb is full; -EAGAIN (busy, see td_busy()); -EINTR.
  */
 int td_cmdline_fill(struct sk_buff *skb, struct td_task_ctx *ctx)
 {
@@ -115,6 +117,7 @@ int td_cmdline_fill(struct sk_buff *skb, struct td_task_ctx *ctx)
 	struct nlattr *nla;
 	bool same_mm;
 	char *buf;
+	int err;
 
 	BUILD_BUG_ON(TD_CMDLINE_MAX > PAGE_SIZE);
 
@@ -145,7 +148,13 @@ int td_cmdline_fill(struct sk_buff *skb, struct td_task_ctx *ctx)
 	nla = (struct nlattr *)(buf - NLA_HDRLEN);
 	if (!size)
 		return 0;
+	err = td_mmap_read_lock(ctx->view, mm);
+	if (err) {
+		nlmsg_trim(skb, nla);
+		return err == -EAGAIN ? td_busy(ctx) : err;
+	}
 	n = td_cmdline_copy(mm, buf, size, arg_start, arg_end, &whole);
+	mmap_read_unlock(mm);
 
 	task_lock(task);
 	same_mm = task->mm == mm;

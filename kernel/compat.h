@@ -31,8 +31,9 @@
  *   types on 6.1 and 6.12; 6.12 adds a trailing struct rcu_head (the info
  *   is freed after a grace period), so code must not depend on the size.
  *   proc_sb_info() is an inline in <linux/proc_fs.h> on both; use
- *   td_proc_fs_info(). kern_path() is exported with the same signature on
- *   both.
+ *   td_proc_fs_info(). d_hash_and_lookup() and follow_down_one(), which
+ *   find /proc from the caches (td_cached_proc()), are exported with the
+ *   same signatures on both.
  * - FOLL_ANON: unchanged (a #define on 6.1, an enum value on 6.12).
  *   while_each_thread() still exists on 6.12.
  */
@@ -150,8 +151,8 @@ static inline void td_unlock_sighand(struct task_struct *t, unsigned long *flags
 
 /*
  * access_remote_vm() (not exported) for the reads of /proc/PID/cmdline:
- * copy @len bytes at @addr of @mm into @buf, a page at a time, under the
- * mmap read lock; stop at the first page that cannot be had (with
+ * copy @len bytes at @addr of @mm into @buf, a page at a time; the caller
+ * holds the mmap read lock (td_mmap_read_lock()); stop at the first page that cannot be had (with
  * FOLL_ANON, any page outside an anonymous mapping). The VM_IO fallback
  * of __access_remote_vm() is left out: FOLL_ANON excludes such mappings.
  * 6.5: get_user_pages_remote() lost its vmas argument.
@@ -163,8 +164,7 @@ static inline size_t td_access_remote_vm(struct mm_struct *mm, unsigned long add
 {
 	size_t done = 0;
 
-	if (mmap_read_lock_killable(mm))
-		return 0;
+	mmap_assert_locked(mm);
 	while (done < len) {
 		size_t offset = offset_in_page(addr);
 		size_t bytes = min_t(size_t, len - done, PAGE_SIZE - offset);
@@ -192,7 +192,6 @@ static inline size_t td_access_remote_vm(struct mm_struct *mm, unsigned long add
 		done += bytes;
 		addr += bytes;
 	}
-	mmap_read_unlock(mm);
 	return done;
 }
 

@@ -44,6 +44,9 @@ static const struct td_group *const td_groups[] = {
  * @next_nr: the smallest pid (in @subj.ns) not yet written; advanced only
  *           after a task was completely written, so a dump resumes by key
  * @err: the error td_dump_start() found in the request, or 0
+ * @started: the first batch was written (it runs under genetlink's
+ *           cb_lock, inside the sender's sendmsg(); the later ones in the
+ *           reader's recvmsg())
  *
  * On 6.1 ->start() runs before netlink sets cb->extack, so an error found
  * there would lose its message: td_dump_start() keeps it here and the first
@@ -57,6 +60,7 @@ struct td_dump {
 	u32 show;
 	u32 next_nr;
 	int err;
+	bool started;
 };
 
 /*
@@ -91,14 +95,15 @@ void td_subject_free(struct td_subject *s)
 	if (s->has_opener)
 		put_cred(s->opener.cred);
 	put_pid(s->sender.tgid);
+	put_pid_ns(s->ns);
 	td_filter_free(&s->filter);
 	kfree(s);
 }
 
 /*
  * Fix the subject while still in the sender's context: its credentials,
- * the credentials the socket was opened with, its pid namespace and the
- * options of the procfs instance it sees at /proc.
+ * the credentials the socket was opened with, and the procfs instance it
+ * sees at /proc (its pid namespace and options).
  */
 struct td_subject *td_subject_new(struct sk_buff *skb, struct nlattr **attrs,
 				  struct netlink_ext_ack *extack, int *err)
@@ -119,7 +124,7 @@ struct td_subject *td_subject_new(struct sk_buff *skb, struct nlattr **attrs,
 	}
 	if (sk && sk->sk_socket && sk->sk_socket->file)
 		opener = sk->sk_socket->file->f_cred;
-	td_who_init(&s->sender, get_current_cred(), get_pid(task_tgid(current)), s);
+	td_sender_init(s);
 	/*
 	 * The opener's checks are the sender's when the credentials are the
 	 * same object (a process that did not change them since it opened
@@ -130,8 +135,6 @@ struct td_subject *td_subject_new(struct sk_buff *skb, struct nlattr **attrs,
 		s->has_opener = true;
 	}
 	s->user_ns = opener ? opener->user_ns : s->sender.cred->user_ns;
-	/* A struct pid holds a reference on the namespace it lives in. */
-	s->ns = task_active_pid_ns(current);
 	/* A dump may be continued by a reader in another time namespace. */
 	s->boottime_offset = timens_add_boottime_ns(0);
 	return s;
@@ -151,6 +154,27 @@ struct mm_struct *td_task_mm(struct td_task_ctx *ctx)
 		ctx->mm_done = true;
 	}
 	return ctx->mm;
+}
+
+/**
+ * td_busy() - what a group does when a lock it needs is busy
+ * @ctx: the task being written
+ *
+ * Under cb_lock (td_view::nowait) a busy target lock is not waited for.
+ * If the task's message is not the first of the skb, the batch ends
+ * before it and the next one, in the reader's recvmsg(), waits for the
+ * lock. A first message must be written (an empty batch would end the
+ * dump): what needs the lock is withheld from it, as from a reader that
+ * may not see it.
+ *
+ * Return: -ENOENT (leave the part out) or -EAGAIN (end the batch).
+ */
+int td_busy(struct td_task_ctx *ctx)
+{
+	if (!ctx->first)
+		return -EAGAIN;
+	ctx->busy = true;
+	return -ENOENT;
 }
 
 /* The groups whose guarded values must belong to the program checked. */
@@ -211,7 +235,9 @@ static int td_fill_locked(struct td_task_ctx *ctx, void *const *st)
  * if the skb is full (nothing of the task is left in it), -ESRCH if the
  * task is gone from the namespace, being released, or hidden from the
  * requester by its /proc, -EINTR if the caller was killed while waiting
- * for an exec of the task to finish, or -ENOMEM.
+ * for an exec of the task to finish, -EAGAIN if a lock of the task was
+ * busy under cb_lock (td_busy(): nothing of the task is left in the skb),
+ * or -ENOMEM.
  */
 static int td_fill_task(struct sk_buff *skb, const struct td_view *view,
 			struct task_struct *task, pid_t nr, u32 show, u32 scope,
@@ -224,6 +250,7 @@ static int td_fill_task(struct sk_buff *skb, const struct td_view *view,
 		.view = view,
 		.task = task,
 		.whole = td_scope_whole(scope),
+		.first = !skb->len,
 	};
 	bool exec_locked = show & TD_SHOW_EXEC_LOCKED;
 	void *st[ARRAY_SIZE(td_groups)] = {};
@@ -247,10 +274,19 @@ static int td_fill_task(struct sk_buff *skb, const struct td_view *view,
 	 * As procfs: the permission check and the guarded values must belong
 	 * to the same program, so keep exec from switching credentials and mm
 	 * in between. Held for the struct groups only: cmdline reads the
-	 * task's memory, as procfs does, without it.
+	 * task's memory, as procfs does, without it. Not waited for under
+	 * cb_lock (td_busy()): an exec can hold it as long as closing its
+	 * files takes, and a FUSE daemon decides that.
 	 */
-	if (exec_locked && down_read_killable(&task->signal->exec_update_lock))
-		return -EINTR;
+	if (exec_locked) {
+		err = td_down_read(view, &task->signal->exec_update_lock);
+		if (err == -EAGAIN)
+			err = td_busy(&ctx);
+		if (err == -ENOENT)
+			exec_locked = false;
+		else if (err)
+			return err;
+	}
 
 	err = -ESRCH;
 	vis = td_visibility(&ctx);
@@ -304,6 +340,14 @@ static int td_fill_task(struct sk_buff *skb, const struct td_view *view,
 	if (exec_locked) {
 		up_read(&task->signal->exec_update_lock);
 		exec_locked = false;
+	}
+	/* Only mem, the last group, has one: its attribute is the skb's last. */
+	for (i = 0; i < ARRAY_SIZE(td_groups); i++) {
+		if (!st[i] || !td_groups[i]->late)
+			continue;
+		err = td_groups[i]->late(skb, &ctx, st[i]);
+		if (err && err != -ENOENT)
+			goto err_cancel;
 	}
 	if (show & TASK_DIAG_SHOW_CMDLINE) {
 		err = td_cmdline_fill(skb, &ctx);
@@ -465,7 +509,8 @@ enum td_vis td_target_visibility(const struct td_subject *subj, struct pid *pid)
 	ctx.task = get_pid_task(pid, PIDTYPE_PID);
 	if (!ctx.task)
 		return TD_VIS_HIDDEN;
-	td_view_init(&view, subj);
+	/* Cannot fail: the sender's namespace holds the subject's. */
+	td_view_init(&view, subj, true, NULL);
 	ctx.view = &view;
 	vis = td_visibility(&ctx);
 	if (vis == TD_VIS_LISTED && !thread_group_leader(ctx.task))
@@ -598,8 +643,15 @@ static int td_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
 		return d->err;
 	}
 
-	/* Whoever reads the socket now receives what this call writes. */
-	td_view_init(&view, d->subj);
+	/*
+	 * Whoever reads the socket now receives what this call writes. The
+	 * first call runs under genetlink's cb_lock: it waits for no lock of
+	 * a target (td_view::nowait).
+	 */
+	err = td_view_init(&view, d->subj, !d->started, cb->extack);
+	d->started = true;
+	if (err)
+		return err;
 	while ((task = td_next_task(d))) {
 		/* The walk found the task by its pid number: no second lookup. */
 		err = td_fill_task(skb, &view, task,
@@ -610,9 +662,10 @@ static int td_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
 		put_task_struct(task);
 		if (err && err != -ESRCH) {
 			/*
-			 * Full (or out of memory): the next call retries this
-			 * task. If not even one task fits, the reader's buffer
-			 * is too small: fail rather than loop.
+			 * Full (or out of memory, or a lock of the task busy
+			 * under cb_lock): the next call retries this task. If
+			 * not even one task fits, the reader's buffer is too
+			 * small: fail rather than loop.
 			 */
 			if (!skb->len) {
 				d->next_nr = first;
@@ -622,6 +675,13 @@ static int td_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
 		}
 		/* Written, gone since we found it, or hidden: move on. */
 		d->next_nr++;
+		/*
+		 * Under cb_lock, one task: the rest is written in the reader's
+		 * recvmsg(), where waiting for a target's lock holds up no one
+		 * else. It costs the dump one more recvmsg().
+		 */
+		if (view.nowait && skb->len)
+			break;
 		cond_resched();
 	}
 	return skb->len;
@@ -674,7 +734,8 @@ static int td_doit(struct sk_buff *skb, struct genl_info *info)
 	msg = genlmsg_new(td_msg_size(show), GFP_KERNEL);
 	if (!msg)
 		goto err_put_task;
-	td_view_init(&view, subj);
+	/* A do runs under cb_lock: no waiting for the task's locks. */
+	td_view_init(&view, subj, true, NULL);
 	err = td_fill_task(msg, &view, task, 0, show, scope, info->snd_portid,
 			   info->snd_seq, 0);
 	if (err) {
@@ -747,4 +808,8 @@ module_exit(td_exit);
 MODULE_LICENSE("GPL");
 MODULE_AUTHOR("task_diag developers");
 MODULE_DESCRIPTION("task_diag: per-task information over generic netlink");
-MODULE_ALIAS_GENL_FAMILY(TASK_DIAG_FAMILY_NAME);
+/*
+ * No MODULE_ALIAS_GENL_FAMILY(): any user's CTRL_CMD_GETFAMILY would load
+ * the module (and register a family, which takes cb_lock for writing);
+ * the package loads it at boot (modules-load.d), or the administrator does.
+ */

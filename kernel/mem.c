@@ -34,7 +34,8 @@
  * The sums of one walk, as task_mmu.c's mem_size_stats (the pss* in units
  * of 2^-12 bytes), and what makes them inexact: @swap_seen, a swap entry
  * was met (swap_pss); @shmem_swapped, a mapped shmem object has swapped
- * pages (swap).
+ * pages (swap); @nowait, the walk runs under genetlink's cb_lock
+ * (td_view::nowait) and @busy, a lock it would have waited for was busy.
  */
 struct td_mss {
 	u64 resident, shared_clean, shared_dirty, private_clean, private_dirty;
@@ -43,6 +44,8 @@ struct td_mss {
 	u64 pss, pss_anon, pss_file, pss_shmem, pss_locked, pss_dirty;
 	bool swap_seen;
 	bool shmem_swapped;
+	bool nowait;
+	bool busy;
 };
 
 /* smaps_page_accumulate() */
@@ -339,7 +342,10 @@ static void td_mem_walk_hugetlb(struct td_mss *m, struct vm_area_struct *vma,
 	struct mm_struct *mm = vma->vm_mm;
 	unsigned long addr;
 
-	i_mmap_lock_read(mapping);
+	if (!m->nowait)
+		i_mmap_lock_read(mapping);
+	else if (!i_mmap_trylock_read(mapping))
+		goto busy;
 	for (addr = start; addr < vma->vm_end; addr += sz) {
 		pte_t *ptep = td_mem_huge_pte(mm, addr & huge_page_mask(h), sz);
 		struct folio *folio = NULL;
@@ -367,8 +373,14 @@ static void td_mem_walk_hugetlb(struct td_mss *m, struct vm_area_struct *vma,
 				m->private_hugetlb += sz;
 		}
 		spin_unlock(ptl);
+		/* A 1 TiB mapping of 2 MiB pages is half a million steps. */
+		if (!(addr & (512 * sz - 1)))
+			cond_resched();
 	}
 	i_mmap_unlock_read(mapping);
+	return;
+busy:
+	m->busy = true;
 }
 
 /*
@@ -400,23 +412,32 @@ static void td_mem_vma(struct td_mss *m, struct vm_area_struct *vma, unsigned lo
  * the walk of a large process does not stall it: the walk then resumes from
  * the end of the last VMA it walked, in the VMA that covers that address
  * or else the next one (a VMA that grew over it is walked from there on).
- * Return 0 or -EINTR.
+ * The lock is taken with td_mmap_read_lock(), so not waited for under
+ * cb_lock. Return 0, -EINTR or -EAGAIN (busy).
  */
-static int td_mem_gather(struct td_mss *m, struct mm_struct *mm)
+static int td_mem_gather(struct td_mss *m, struct mm_struct *mm, const struct td_view *v)
 {
 	struct vm_area_struct *vma;
 	unsigned long done = 0;
+	int err;
 	VMA_ITERATOR(vmi, mm, 0);
 
-	if (mmap_read_lock_killable(mm))
-		return -EINTR;
+	m->nowait = v->nowait;
+	err = td_mmap_read_lock(v, mm);
+	if (err)
+		return err;
 	for_each_vma(vmi, vma) {
 		td_mem_vma(m, vma, max(vma->vm_start, done));
+		if (m->busy) {
+			mmap_read_unlock(mm);
+			return -EAGAIN;
+		}
 		done = vma->vm_end;
 		if (mmap_lock_is_contended(mm)) {
 			mmap_read_unlock(mm);
-			if (mmap_read_lock_killable(mm))
-				return -EINTR;
+			err = td_mmap_read_lock(v, mm);
+			if (err)
+				return err;
 			vma_iter_init(&vmi, mm, done);
 		}
 		cond_resched();
@@ -432,34 +453,60 @@ static u64 td_mem_pss(u64 v)
 }
 
 /**
- * td_mem_fill() - write the mem struct of one task
+ * td_mem_fill() - reserve the mem struct of one task
  * @skb: the message
  * @ctx: the task
  *
  * As smaps_rollup: no mm (kernel thread, zombie), or a party that fails the
  * ptrace read check with which its open (proc_mem_open(), mm_access())
  * refuses it: the group is left out. Called with exec_update_lock held
- * (TD_SHOW_EXEC_LOCKED), so the check and the mm belong to one program.
- * Mask bits left clear where the sum cannot be exact: swap_pss after any
- * swap entry (swp_swapcount() is not exported), swap when a mapped shmem
- * object has swapped pages.
+ * (TD_SHOW_EXEC_LOCKED), so the check and the mm belong to one program, as
+ * mm_access() holds it; the walk itself is td_mem_late()'s, after the lock
+ * is released, as smaps_rollup walks an mm it opened earlier. A reader
+ * that shares the mm (a vfork child) passes, as mm_access() lets it.
  *
- * Return: 0, -ENOENT (left out), -EINTR or -EMSGSIZE.
+ * Return: 0, -ENOENT (left out) or -EMSGSIZE.
  */
 static int td_mem_fill(struct sk_buff *skb, struct td_task_ctx *ctx)
 {
 	struct mm_struct *mm = td_task_mm(ctx);
 	struct task_diag_mem *s;
-	struct td_mss m = {};
-	u64 mask;
-	int err;
 
-	if (!mm || !td_may_read(ctx))
+	if (!mm || (mm != current->mm && !td_may_read(ctx)))
 		return -ENOENT;
 	s = td_reserve(skb, TASK_DIAG_A_TASK_MEM, struct task_diag_mem);
 	if (!s)
 		return -EMSGSIZE;
-	err = td_mem_gather(&m, mm);
+	ctx->st = s;
+	return 0;
+}
+
+/**
+ * td_mem_late() - walk the mm and fill the mem struct td_mem_fill() reserved
+ * @skb: the message; @st's attribute is its last
+ * @ctx: the task
+ * @st: the struct
+ *
+ * Mask bits left clear where the sum cannot be exact: swap_pss after any
+ * swap entry (swp_swapcount() is not exported), swap when a mapped shmem
+ * object has swapped pages. A busy mmap lock under cb_lock (td_busy())
+ * takes the attribute out of @skb again.
+ *
+ * Context: process context, exec_update_lock not held; sleeps.
+ * Return: 0, -ENOENT (left out), -EINTR or -EAGAIN (td_busy()).
+ */
+static int td_mem_late(struct sk_buff *skb, struct td_task_ctx *ctx, void *st)
+{
+	struct task_diag_mem *s = st;
+	struct td_mss m = {};
+	u64 mask;
+	int err;
+
+	err = td_mem_gather(&m, ctx->mm, ctx->view);
+	if (err == -EAGAIN) {
+		nlmsg_trim(skb, (u8 *)st - NLA_HDRLEN);
+		return td_busy(ctx);
+	}
 	if (err)
 		return err;
 	mask = TD_F_UPTO(MEM, LOCKED);
@@ -503,5 +550,6 @@ static size_t td_mem_msg_size(void)
 const struct td_group td_mem_group = {
 	.show = TASK_DIAG_SHOW_MEM,
 	.fill = td_mem_fill,
+	.late = td_mem_late,
 	.msg_size = td_mem_msg_size,
 };

@@ -10,23 +10,33 @@
  *
  * ptrace_may_access() is not exported to modules. This re-implements the
  * discretionary part of __ptrace_may_access(PTRACE_MODE_READ_FSCREDS) for
- * a given credential; the LSM hook (Yama, SELinux, ...) cannot be called
- * from a module. The ptrace_cap_only parameter closes that gap for those
- * who need it by requiring CAP_SYS_PTRACE. Task visibility follows the
- * hidepid= and gid= of the procfs instance the sender sees at /proc, as
+ * a given credential; the LSM hook (Yama, SELinux, AppArmor, Landlock)
+ * cannot be called from a module. Two parameters close that gap: a party
+ * with no_new_privs (every Landlock domain and seccomp sandbox has it) is
+ * given other processes' guarded data only with CAP_SYS_PTRACE
+ * (nnp_cap_only, on by default), and ptrace_cap_only asks CAP_SYS_PTRACE
+ * of every party for guarded fields. The procfs instance the sender sees at
+ * /proc (or the one procfs-fd names) decides the view: its pid namespace is
+ * the one walked and numbered, its hidepid= and gid= hide tasks as
  * has_pid_permissions() does.
  */
 #include <linux/capability.h>
 #include <linux/cred.h>
+#include <linux/delay.h>
 #include <linux/file.h>
 #include <linux/fs.h>
+#include <linux/fs_struct.h>
 #include <linux/magic.h>
+#include <linux/mmap_lock.h>
 #include <linux/module.h>
 #include <linux/mount.h>
 #include <linux/namei.h>
+#include <linux/pid_namespace.h>
 #include <linux/proc_fs.h>
+#include <linux/sched/clock.h>
 #include <linux/sched/coredump.h>
 #include <linux/sched/mm.h>
+#include <linux/sched/signal.h>
 #include <linux/user_namespace.h>
 
 #include <linux/task_diag.h>
@@ -35,28 +45,36 @@
 bool td_ptrace_cap_only;
 module_param_named(ptrace_cap_only, td_ptrace_cap_only, bool, 0644);
 MODULE_PARM_DESC(ptrace_cap_only,
-		 "Send ptrace-guarded fields (io, stat addresses, wchan, exit code) only to requesters with CAP_SYS_PTRACE in the initial user namespace (default: procfs rules)");
+		 "Send ptrace-guarded fields (io, stat addresses, wchan, exit code, maps, mem) only to requesters with CAP_SYS_PTRACE in the initial user namespace (default: procfs rules)");
+
+bool td_nnp_cap_only = true;
+module_param_named(nnp_cap_only, td_nnp_cap_only, bool, 0644);
+MODULE_PARM_DESC(nnp_cap_only,
+		 "A requester with no_new_privs (every Landlock or seccomp sandbox) sees other processes' ptrace-guarded data, and tasks hidepid= hides, only with CAP_SYS_PTRACE: an LSM may confine it where the module cannot look (default: Y; N: the plain DAC rule)");
 
 /*
  * ns_capable() for a stored credential instead of current's: the dump may
  * be continued by whichever process reads the socket. security_capable() is
  * not exported, so borrow the credential for the duration of the check.
  * ns_capable() marks the caller PF_SUPERPRIV when it succeeds ("used
- * super-user privileges", as process accounting reports): current did not
- * use these capabilities, so leave its flag as it was.
+ * super-user privileges", as process accounting reports). The answers are
+ * asked once per request, before any task shows whether they are needed
+ * (procfs asks only when the uid rule fails), so the flag is left as it
+ * was, also when @cred is current's: a root "ps" is not marked for using a
+ * privilege it may not have used.
  */
 static bool td_cred_capable(const struct cred *cred, struct user_namespace *ns,
 			    int cap)
 {
 	unsigned int superpriv = current->flags & PF_SUPERPRIV;
-	const struct cred *old;
+	const struct cred *old = NULL;
 	bool ok;
 
-	if (cred == current_cred())
-		return ns_capable_noaudit(ns, cap);
-	old = override_creds(cred);
+	if (cred != current_cred())
+		old = override_creds(cred);
 	ok = ns_capable_noaudit(ns, cap);
-	revert_creds(old);
+	if (old)
+		revert_creds(old);
 	if (!superpriv)
 		current->flags &= ~PF_SUPERPRIV;
 	return ok;
@@ -106,32 +124,101 @@ void td_who_init(struct td_who *w, const struct cred *cred, struct pid *tgid,
 	w->caps.dac = td_cred_capable(cred, cred->user_ns, CAP_DAC_READ_SEARCH) ||
 		      td_cred_capable(cred, cred->user_ns, CAP_DAC_OVERRIDE);
 	w->in_pid_gid = s->hide_pid != HIDEPID_OFF && td_cred_in_group(cred, s->pid_gid);
+	w->rule = TD_RULE_DAC;
 }
 
 /*
- * The hidepid= and gid= of @sb's procfs instance. Copied when the request
- * arrives, as procfs reads them when /proc/PID is opened or listed.
+ * The rule of a party that is a process (the sender, a reader): with
+ * no_new_privs set it may be confined by an LSM the module cannot ask.
  */
-static void td_subject_set_procfs(struct td_subject *s, struct super_block *sb)
+static void td_who_set_rule(struct td_who *w, const struct td_subject *s,
+			    struct task_struct *task)
+{
+	if (s->nnp_cap_only && task_no_new_privs(task))
+		w->rule = TD_RULE_NNP;
+}
+
+/* Is @ns @ancestor or one of its descendants? */
+static bool td_pid_ns_within(struct pid_namespace *ns, struct pid_namespace *ancestor)
+{
+	while (ns->level > ancestor->level)
+		ns = ns->parent;
+	return ns == ancestor;
+}
+
+/*
+ * Take the view of @sb's procfs instance: its pid namespace (the tasks it
+ * lists, by the numbers it gives them), its hidepid= and gid=. Copied when
+ * the request arrives, as procfs reads them when /proc/PID is opened or
+ * listed. An instance of a pid namespace that is neither the sender's nor
+ * a descendant of it is refused: its numbers mean nothing to the sender,
+ * and one of an ancestor would list tasks the sender's own namespace does
+ * not hold.
+ */
+static int td_subject_set_procfs(struct td_subject *s, struct super_block *sb)
 {
 	const struct proc_fs_info *fsi = td_proc_fs_info(sb);
 
+	if (!td_pid_ns_within(fsi->pid_ns, task_active_pid_ns(current)))
+		return -EXDEV;
+	s->ns = get_pid_ns(fsi->pid_ns);
 	s->hide_pid = fsi->hide_pid;
 	s->pid_gid = fsi->pid_gid;
+	return 0;
+}
+
+/*
+ * What the sender's "ls /proc" would open, from the caches alone: the
+ * dentry "proc" in the sender's root, and the mount on top of it. Nothing
+ * here asks a file system (no ->lookup, ->d_revalidate or ->permission,
+ * which FUSE answers from user space, or a network file system from the
+ * network): the caller holds genetlink's cb_lock. A "proc" that is not in
+ * the dentry cache, or is not a mount point (a symlink, a plain
+ * directory), is not followed: -EAGAIN or -EACCES.
+ */
+static int td_cached_proc(struct path *path)
+{
+	struct path root;
+	struct dentry *d;
+
+	get_fs_root(current->fs, &root);
+	d = d_hash_and_lookup(root.dentry, &(struct qstr)QSTR_INIT("proc", 4));
+	if (IS_ERR_OR_NULL(d)) {
+		path_put(&root);
+		return -EAGAIN;
+	}
+	path->mnt = root.mnt;
+	path->dentry = d;
+	/* follow_down_one() puts the path it leaves and gets the next. */
+	mntget(path->mnt);
+	path_put(&root);
+	if (!d_mountpoint(path->dentry)) {
+		path_put(path);
+		return -EACCES;
+	}
+	while (d_mountpoint(path->dentry) && follow_down_one(path))
+		;
+	return 0;
 }
 
 /**
- * td_subject_procfs() - find the procfs instance whose options apply
+ * td_subject_procfs() - find the procfs instance that decides the view
  * @s: the request
  * @fd_attr: the procfs-fd request attribute, or NULL
  * @extack: for the message of a refused request
  *
- * The instance @fd_attr's file lives on, or else the one mounted at /proc
- * in the sender's root and mount namespace (what its own ls /proc would
- * read). Called in the sender's context; may sleep.
+ * The instance whose root directory @fd_attr is a descriptor of, or else
+ * the one mounted at /proc in the sender's root and mount namespace (what
+ * its own ls /proc would read). Called in the sender's context, under
+ * genetlink's cb_lock: /proc is found from the dentry and mount caches
+ * only (td_cached_proc()), so a root or /proc on a file system that never
+ * answers (FUSE) cannot hold the lock; it fails then, and procfs-fd (a
+ * descriptor the sender opened itself) is the way round.
  *
- * Return: 0; -EBADF or -EINVAL for a bad procfs-fd; -EACCES when there is
- * no procfs at /proc (the sender's /proc would show it nothing).
+ * Return: 0, with a reference on s->ns; -EBADF or -EINVAL for a bad
+ * procfs-fd; -EXDEV for an instance of another pid namespace; -EACCES when
+ * there is no procfs at /proc; -EAGAIN when /proc is not in the dentry
+ * cache.
  */
 int td_subject_procfs(struct td_subject *s, const struct nlattr *fd_attr,
 		      struct netlink_ext_ack *extack)
@@ -149,27 +236,38 @@ int td_subject_procfs(struct td_subject *s, const struct nlattr *fd_attr,
 			return -EBADF;
 		}
 		sb = file_inode(file)->i_sb;
-		err = -EINVAL;
-		if (sb->s_magic == PROC_SUPER_MAGIC) {
-			td_subject_set_procfs(s, sb);
-			err = 0;
+		if (sb->s_magic != PROC_SUPER_MAGIC || file->f_path.dentry != sb->s_root) {
+			NL_SET_ERR_MSG_ATTR(extack, fd_attr,
+					    "procfs-fd is not the root directory of a procfs mount");
+			err = -EINVAL;
 		} else {
-			NL_SET_ERR_MSG_ATTR(extack, fd_attr, "procfs-fd is not a file of a procfs mount");
+			err = td_subject_set_procfs(s, sb);
+			if (err)
+				NL_SET_ERR_MSG_ATTR(extack, fd_attr,
+						    "procfs-fd is a procfs of a pid namespace that is neither the sender's nor a descendant of it");
 		}
 		fput(file);
 		return err;
 	}
 
-	err = kern_path("/proc", LOOKUP_FOLLOW | LOOKUP_DIRECTORY, &path);
+	err = td_cached_proc(&path);
+	if (err == -EAGAIN) {
+		NL_SET_ERR_MSG(extack,
+			       "/proc is not in the dentry cache (a file system that must be asked): name a procfs with procfs-fd");
+		return err;
+	}
 	if (!err) {
 		sb = path.dentry->d_sb;
 		err = -EACCES;
 		if (sb->s_magic == PROC_SUPER_MAGIC && path.dentry == sb->s_root &&
-		    path.dentry == path.mnt->mnt_root) {
-			td_subject_set_procfs(s, sb);
-			err = 0;
-		}
+		    path.dentry == path.mnt->mnt_root)
+			err = td_subject_set_procfs(s, sb);
 		path_put(&path);
+	}
+	if (err == -EXDEV) {
+		NL_SET_ERR_MSG(extack,
+			       "the procfs at /proc is of a pid namespace that is neither the sender's nor a descendant of it: mount one for this namespace, or name one with procfs-fd");
+		return err;
 	}
 	if (err) {
 		NL_SET_ERR_MSG(extack,
@@ -183,29 +281,125 @@ int td_subject_procfs(struct td_subject *s, const struct nlattr *fd_attr,
  * td_view_init() - the parties for the part of a reply written now
  * @v: set up
  * @s: the request
+ * @nowait: the part is written under genetlink's cb_lock (see td_view)
+ * @extack: for the message of a refused reader, or NULL
  *
  * Called in the context of the process that will receive what is written:
  * the sender when the request arrives and for a do, whichever process
  * reads the socket in later dump calls. The reader is left out when its
  * checks are implied by the others': it is the sender (same credentials,
- * same thread group), or it holds the opener's credentials (the opener's
- * check has no same-thread-group exemption, so it is the stricter one).
+ * same thread group, same no_new_privs), or it holds the opener's
+ * credentials (the opener's check has no same-thread-group exemption, so
+ * it is the stricter one).
+ *
+ * Return: 0, or -EPERM for a reader whose pid namespace is below the one
+ * the request walks (a socket passed into a child pid namespace): the
+ * tasks and numbers of the dump are not its to see.
  */
-void td_view_init(struct td_view *v, const struct td_subject *s)
+int td_view_init(struct td_view *v, const struct td_subject *s, bool nowait,
+		 struct netlink_ext_ack *extack)
 {
 	const struct cred *cred = current_cred();
 
+	if (!td_pid_ns_within(s->ns, task_active_pid_ns(current))) {
+		if (extack)
+			NL_SET_ERR_MSG(extack,
+				       "the reader's pid namespace does not hold the tasks of this request");
+		return -EPERM;
+	}
 	v->subj = s;
+	v->nowait = nowait;
+	v->deadline = nowait ? local_clock() + TD_NOWAIT_NS : 0;
 	v->n = 0;
 	v->who[v->n++] = &s->sender;
 	if (s->has_opener)
 		v->who[v->n++] = &s->opener;
-	if (cred == s->sender.cred && task_tgid(current) == s->sender.tgid)
-		return;
-	if (s->has_opener && cred == s->opener.cred)
-		return;
+	if (cred == s->sender.cred && task_tgid(current) == s->sender.tgid &&
+	    (s->nnp_cap_only && task_no_new_privs(current)) == (s->sender.rule == TD_RULE_NNP))
+		return 0;
+	if (s->has_opener && cred == s->opener.cred && !(s->nnp_cap_only && task_no_new_privs(current)))
+		return 0;
 	td_who_init(&v->reader, cred, task_tgid(current), s);
+	td_who_set_rule(&v->reader, s, current);
 	v->who[v->n++] = &v->reader;
+	return 0;
+}
+
+/*
+ * Poll @try_lock(@arg) until it succeeds or @v's deadline passes. A
+ * fatal signal ends the wait too (the sender is being killed).
+ */
+static int td_poll_lock(const struct td_view *v, bool (*try_lock)(void *), void *arg)
+{
+	for (;;) {
+		if (try_lock(arg))
+			return 0;
+		if (local_clock() >= v->deadline || fatal_signal_pending(current))
+			return -EAGAIN;
+		usleep_range(50, 100);
+	}
+}
+
+static bool td_try_down_read(void *sem)
+{
+	return down_read_trylock(sem);
+}
+
+static bool td_try_mmap_read(void *mm)
+{
+	return mmap_read_trylock(mm);
+}
+
+/**
+ * td_down_read() - take a target's rw_semaphore for reading
+ * @v: the parts being written
+ * @sem: the target's exec_update_lock
+ *
+ * Waits (killably) in later dump batches, which run in the reader's
+ * recvmsg(). Under cb_lock (@v->nowait) a busy lock is polled until
+ * @v->deadline only: a task stuck in exec or in a page fault on a file
+ * system that never answers (FUSE) holds it for as long as it likes, and a
+ * genl_register_family() queued behind our cb_lock would stall every
+ * generic netlink family.
+ *
+ * Return: 0 (held), -EINTR (a fatal signal), -EAGAIN (busy, @v->nowait).
+ */
+int td_down_read(const struct td_view *v, struct rw_semaphore *sem)
+{
+	if (v->nowait)
+		return td_poll_lock(v, td_try_down_read, sem);
+	return down_read_killable(sem);
+}
+
+/**
+ * td_mmap_read_lock() - take a target's mmap lock for reading
+ * @v: the parts being written
+ * @mm: the target's mm
+ *
+ * As td_down_read().
+ *
+ * Return: 0 (held), -EINTR (a fatal signal), -EAGAIN (busy, @v->nowait).
+ */
+int td_mmap_read_lock(const struct td_view *v, struct mm_struct *mm)
+{
+	if (v->nowait)
+		return td_poll_lock(v, td_try_mmap_read, mm);
+	return mmap_read_lock_killable(mm) ? -EINTR : 0;
+}
+
+/**
+ * td_sender_init() - the sender, a party of the request
+ * @s: the request, its procfs instance already set (td_subject_procfs())
+ *
+ * In the sender's context. Takes references on its credentials and thread
+ * group, put by td_subject_free().
+ */
+void td_sender_init(struct td_subject *s)
+{
+	s->cap_only = READ_ONCE(td_ptrace_cap_only);
+	s->nnp_cap_only = READ_ONCE(td_nnp_cap_only);
+	td_who_init(&s->sender, get_current_cred(), get_pid(task_tgid(current)), s);
+	td_who_set_rule(&s->sender, s, current);
 }
 
 /* CAP_SYS_PTRACE over @ns, from the cached answer for the initial namespace. */
@@ -219,7 +413,7 @@ static bool td_cred_ptrace(const struct cred *cred, const struct td_caps *caps,
 
 /*
  * The DAC part of __ptrace_may_access(task, PTRACE_MODE_READ_FSCREDS);
- * @caps: what td_subject_caps() found for @cred.
+ * @caps: what td_who_init() found for @cred.
  */
 static bool td_cred_may_read(const struct cred *cred, const struct td_caps *caps,
 			     struct task_struct *task)
@@ -227,9 +421,6 @@ static bool td_cred_may_read(const struct cred *cred, const struct td_caps *caps
 	const struct cred *tcred;
 	struct mm_struct *mm;
 	bool ok;
-
-	if (td_ptrace_cap_only)
-		return caps->ptrace;
 
 	rcu_read_lock();
 	tcred = __task_cred(task);
@@ -266,8 +457,10 @@ static bool td_cred_may_read(const struct cred *cred, const struct td_caps *caps
 }
 
 /*
- * Does @ctx->view->who[@i] pass the ptrace read check for the task? As in
- * ptrace, a process in the task's own thread group always does.
+ * Does @ctx->view->who[@i] pass the ptrace read check for the task, as
+ * procfs makes it (for hidepid= too)? As in ptrace, a process in the
+ * task's own thread group always does. A party under TD_RULE_NNP passes
+ * for other tasks only with CAP_SYS_PTRACE.
  */
 static bool td_who_may_read(struct td_task_ctx *ctx, int i)
 {
@@ -277,8 +470,12 @@ static bool td_who_may_read(struct td_task_ctx *ctx, int i)
 
 	if (ctx->known & bit)
 		return ctx->ok & bit;
-	ok = (!td_ptrace_cap_only && w->tgid && task_tgid(ctx->task) == w->tgid) ||
-	     td_cred_may_read(w->cred, &w->caps, ctx->task);
+	if (w->tgid && task_tgid(ctx->task) == w->tgid)
+		ok = true;
+	else if (w->rule == TD_RULE_NNP)
+		ok = w->caps.ptrace;
+	else
+		ok = td_cred_may_read(w->cred, &w->caps, ctx->task);
 	ctx->known |= bit;
 	if (ok)
 		ctx->ok |= bit;
@@ -291,14 +488,22 @@ static bool td_who_may_read(struct td_task_ctx *ctx, int i)
  *
  * True when every party (sender, opener, reader) passes the check procfs
  * makes before showing /proc/PID/io or the guarded /proc/PID/stat fields.
+ * With ptrace_cap_only, every party needs CAP_SYS_PTRACE instead (its own
+ * thread group included); this applies to guarded fields only, never to
+ * which tasks are listed. False when the lock that ties the check to the
+ * values was busy (ctx->busy).
  */
 bool td_may_read(struct td_task_ctx *ctx)
 {
 	int i;
 
-	for (i = 0; i < ctx->view->n; i++)
-		if (!td_who_may_read(ctx, i))
+	if (ctx->busy)
+		return false;
+	for (i = 0; i < ctx->view->n; i++) {
+		if (ctx->subj->cap_only ? !ctx->view->who[i]->caps.ptrace :
+					  !td_who_may_read(ctx, i))
 			return false;
+	}
 	return true;
 }
 

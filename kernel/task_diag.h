@@ -28,6 +28,21 @@ struct td_caps {
 };
 
 /**
+ * enum td_rule - how a party's ptrace read check is made
+ * @TD_RULE_DAC: the discretionary part of __ptrace_may_access(), as procfs
+ *               makes it (less the LSM hook, which a module cannot call)
+ * @TD_RULE_NNP: the party has no_new_privs (every Landlock domain and
+ *               seccomp sandbox needs it) and the nnp_cap_only parameter
+ *               is on: tasks outside its own thread group only with
+ *               CAP_SYS_PTRACE, for an LSM may confine it where the module
+ *               cannot look
+ */
+enum td_rule {
+	TD_RULE_DAC,
+	TD_RULE_NNP,
+};
+
+/**
  * struct td_who - one party whose view of /proc bounds the reply
  * @cred: its credentials
  * @caps: capabilities of @cred, looked up once (td_who_init())
@@ -35,12 +50,14 @@ struct td_caps {
  *        NULL for the socket's opener, whose process is not known
  * @in_pid_gid: @cred is a member of the procfs instance's gid= group
  *              (in_group_p(): fsgid or a supplementary group)
+ * @rule: how its ptrace read check is made
  */
 struct td_who {
 	const struct cred *cred;
 	struct td_caps caps;
 	struct pid *tgid;
 	bool in_pid_gid;
+	enum td_rule rule;
 };
 
 /**
@@ -92,11 +109,15 @@ struct td_filter {
  * @user_ns: uids and gids are mapped into it: the opener's user namespace,
  *           as sock_diag's sk_user_ns() and procfs's seq_user_ns() do
  *           (held through @opener's or @sender's credentials)
- * @ns: the sender's pid namespace; pids are reported in it
+ * @ns: the pid namespace of the procfs instance (referenced): the tasks
+ *      walked and the pids reported are those it lists, as procfs does;
+ *      it is the sender's pid namespace or a descendant of it
  * @boottime_offset: the sender's time namespace's boot-time offset, in ns
  * @hide_pid: the hidepid= of the procfs instance the sender sees at /proc
  *            (or the one procfs-fd names), an enum proc_hidepid value
  * @pid_gid: the gid= of that instance
+ * @cap_only: ptrace_cap_only, read once when the request arrived
+ * @nnp_cap_only: nnp_cap_only, read once when the request arrived
  * @filter: the request's filters
  *
  * The reader of each part of a dump (td_view) is added to these two: every
@@ -113,6 +134,8 @@ struct td_subject {
 	u64 boottime_offset;
 	int hide_pid;
 	kgid_t pid_gid;
+	bool cap_only;
+	bool nnp_cap_only;
 	struct td_filter filter;
 };
 
@@ -127,13 +150,34 @@ struct td_subject {
  * @reader: the process writing this part (current in the dump callback:
  *          most of a dump is written in later recvmsg() calls); @reader.cred
  *          is current's, valid for the call only
+ * @nowait: this part is written under genetlink's cb_lock (a do, the
+ *          first batch of a dump, both called from genl_rcv()): no lock
+ *          another task can hold without bound (exec_update_lock, the
+ *          mmap lock) is waited for longer than until @deadline; see
+ *          td_down_read()
+ * @deadline: with @nowait, the local_clock() after which a busy lock is
+ *            no longer polled (TD_NOWAIT_NS after the view was set up)
  */
 struct td_view {
 	const struct td_subject *subj;
 	const struct td_who *who[TD_MAX_WHO];
 	int n;
 	struct td_who reader;
+	bool nowait;
+	u64 deadline;
 };
+
+/*
+ * The longest a part written under cb_lock waits, in all, for the locks of
+ * its targets: a writer of cb_lock (a family being registered) and every
+ * generic netlink request behind it wait that long at most, and a lock
+ * held for a moment (an mmap() of the target, an exec) rarely costs the
+ * reply its data.
+ */
+#define TD_NOWAIT_NS (20 * NSEC_PER_MSEC)
+
+int td_down_read(const struct td_view *v, struct rw_semaphore *sem);
+int td_mmap_read_lock(const struct td_view *v, struct mm_struct *mm);
 
 /**
  * struct td_task_ctx - one task being written
@@ -143,6 +187,10 @@ struct td_view {
  * @mm: the task's mm (referenced) or NULL; valid when @mm_done
  * @whole: report whole-process values (as /proc/PID) rather than per-thread
  * @mm_done: @mm was looked up
+ * @first: the task's message is the first of the skb: a busy lock
+ *         (td_down_read()) withholds what needs it (-ENOENT, bits
+ *         clear) instead of ending the batch, which must hold something
+ * @busy: a lock the guarded values need was busy: they are withheld
  * @known: bit i set: @ok's bit i holds whether @view->who[i] passes the
  *         procfs ptrace read check for @task
  * @ok: see @known
@@ -155,6 +203,8 @@ struct td_task_ctx {
 	struct mm_struct *mm;
 	bool whole;
 	bool mm_done;
+	bool first;
+	bool busy;
 	u8 known;
 	u8 ok;
 	void *st;
@@ -200,6 +250,12 @@ enum td_match {
  *          into @st, the struct @fill reserved. Called after every @fill,
  *          in one siglock section for all groups, if the task still has a
  *          sighand; must not sleep.
+ * @late: optional: finish @st, the struct @fill reserved, after the
+ *        task's exec_update_lock was released (the mem group's page walk,
+ *        which procfs makes without it). Called after every @locked, in
+ *        group order, while @st's attribute is still the last of @skb; may
+ *        sleep. Returns 0, -ENOENT (the attribute taken out of @skb again)
+ *        or an error that cancels the message.
  * @msg_size: the most room @fill takes in a message, attribute headers
  *            and padding included (sizes a do reply)
  */
@@ -207,6 +263,7 @@ struct td_group {
 	u32 show;
 	int (*fill)(struct sk_buff *skb, struct td_task_ctx *ctx);
 	void (*locked)(struct td_task_ctx *ctx, void *st);
+	int (*late)(struct sk_buff *skb, struct td_task_ctx *ctx, void *st);
 	size_t (*msg_size)(void);
 };
 
@@ -324,16 +381,20 @@ int td_cmdline_fill(struct sk_buff *skb, struct td_task_ctx *ctx);
 size_t td_cmdline_msg_size(void);
 
 extern bool td_ptrace_cap_only;
+extern bool td_nnp_cap_only;
 
 void td_who_init(struct td_who *w, const struct cred *cred, struct pid *tgid,
 		 const struct td_subject *s);
 int td_subject_procfs(struct td_subject *s, const struct nlattr *fd_attr,
 		      struct netlink_ext_ack *extack);
-void td_view_init(struct td_view *v, const struct td_subject *s);
+void td_sender_init(struct td_subject *s);
+int td_view_init(struct td_view *v, const struct td_subject *s, bool nowait,
+		 struct netlink_ext_ack *extack);
 enum td_vis td_visibility(struct td_task_ctx *ctx);
 bool td_may_read(struct td_task_ctx *ctx);
 bool td_may_read_io(struct td_task_ctx *ctx);
 struct mm_struct *td_task_mm(struct td_task_ctx *ctx);
+int td_busy(struct td_task_ctx *ctx);
 
 int td_filter_parse(struct td_filter *f, struct nlattr **attrs, bool dump,
 		    struct netlink_ext_ack *extack);

@@ -120,6 +120,12 @@ struct td_vma_slot {
  * @scope: TASK_DIAG_SCOPE_ALL_PROCESSES or TASK_DIAG_SCOPE_TASK
  * @err: the error td_vma_dump_start() found in the request, or 0
  * @with_bid: the request asked for build ids (with-build-id)
+ * @nowait: this call runs under genetlink's cb_lock (the first): a target's
+ *          exec_update_lock and mmap lock are waited for only until
+ *          @view's deadline, the mmap lock is not dropped between VMAs
+ *          (td_down_read()), and the call writes one process at most
+ * @view: the parties of this call (td_vma_dumpit()'s)
+ * @started: the first call was made
  * @bid: the build id of a file no slot holds
  */
 struct td_vma_dump {
@@ -147,6 +153,9 @@ struct td_vma_dump {
 	u32 scope;
 	int err;
 	bool with_bid;
+	bool nowait;
+	bool started;
+	const struct td_view *view;
 	u8 bid[TD_BID_MAX];
 };
 
@@ -297,13 +306,22 @@ static const char *td_vma_file_name(struct td_vma_dump *d, struct file *file, in
 #define TD_NT_GNU_BUILD_ID 3
 /* Bytes of one PT_NOTE segment scanned for the build-id note. */
 #define TD_BID_MAX_NOTES (16 * 1024)
+/*
+ * Page-cache lookups one file's parse may make: every program header
+ * (TD_BID_MAX_PHDRS) and 128 notes. A real ELF file needs a dozen; a file
+ * crafted with 256 note segments of 16 KiB of tiny notes would need
+ * 350,000, under the mmap lock of the process that maps it.
+ */
+#define TD_BID_BUDGET (TD_BID_MAX_PHDRS + 128)
 
 /*
  * Copy @len bytes at @pos of @file (of size @size) from its page cache to
- * @buf. Return 0, or -ENODATA if they are not all within the file and
- * cached. Never sleeps.
+ * @buf, one lookup of @budget's per page. Return 0, or -ENODATA if they
+ * are not all within the file and cached, or the budget is spent. Never
+ * sleeps.
  */
-static int td_bid_read(struct file *file, u64 size, u64 pos, void *buf, size_t len)
+static int td_bid_read(struct file *file, u64 size, u64 pos, void *buf, size_t len,
+		       unsigned int *budget)
 {
 	u8 *dst = buf;
 
@@ -312,9 +330,13 @@ static int td_bid_read(struct file *file, u64 size, u64 pos, void *buf, size_t l
 	while (len) {
 		pgoff_t index = pos >> PAGE_SHIFT;
 		size_t in = offset_in_page(pos), n = min_t(size_t, len, PAGE_SIZE - in);
-		struct folio *folio = td_filemap_get_folio(file->f_mapping, index);
+		struct folio *folio;
 		void *kaddr;
 
+		if (!*budget)
+			return -ENODATA;
+		--*budget;
+		folio = td_filemap_get_folio(file->f_mapping, index);
 		if (!folio)
 			return -ENODATA;
 		if (!folio_test_uptodate(folio)) {
@@ -336,7 +358,8 @@ static int td_bid_read(struct file *file, u64 size, u64 pos, void *buf, size_t l
  * The GNU build-id note among the notes of the segment at @off, @len bytes
  * long: its length, copied to @bid, or a negative errno.
  */
-static int td_bid_notes(struct file *file, u64 size, u64 off, u64 len, u8 *bid)
+static int td_bid_notes(struct file *file, u64 size, u64 off, u64 len, u8 *bid,
+			unsigned int *budget)
 {
 	/* Elf32_Nhdr and Elf64_Nhdr are the same three u32. */
 	struct {
@@ -350,16 +373,17 @@ static int td_bid_notes(struct file *file, u64 size, u64 off, u64 len, u8 *bid)
 	while (end - off >= sizeof(n.h)) {
 		u64 desc;
 
-		if (td_bid_read(file, size, off, &n.h, sizeof(n.h)))
+		if (td_bid_read(file, size, off, &n.h, sizeof(n.h), budget))
 			return -ENODATA;
 		desc = off + sizeof(n.h) + ALIGN((u64)n.h.n_namesz, 4);
 		if (n.h.n_type == TD_NT_GNU_BUILD_ID && n.h.n_namesz == sizeof(n.name) &&
 		    n.h.n_descsz >= 1 && n.h.n_descsz <= TD_BID_MAX &&
 		    desc + n.h.n_descsz <= end) {
-			if (td_bid_read(file, size, off + sizeof(n.h), n.name, sizeof(n.name)))
+			if (td_bid_read(file, size, off + sizeof(n.h), n.name, sizeof(n.name),
+					budget))
 				return -ENODATA;
 			if (!memcmp(n.name, "GNU", sizeof(n.name))) {
-				if (td_bid_read(file, size, desc, bid, n.h.n_descsz))
+				if (td_bid_read(file, size, desc, bid, n.h.n_descsz, budget))
 					return -ENODATA;
 				return n.h.n_descsz;
 			}
@@ -371,9 +395,13 @@ static int td_bid_notes(struct file *file, u64 size, u64 off, u64 len, u8 *bid)
 	return -ENOENT;
 }
 
-/* The build id of @file: its length, copied to @bid, or a negative errno. */
+/*
+ * The build id of @file: its length, copied to @bid, or a negative errno
+ * (-ENODATA also when TD_BID_BUDGET page-cache lookups did not find it).
+ */
 static int td_bid_parse(struct file *file, u8 *bid)
 {
+	unsigned int budget = TD_BID_BUDGET;
 	struct inode *inode = file_inode(file);
 	union {
 		Elf32_Ehdr e32;
@@ -396,14 +424,14 @@ static int td_bid_parse(struct file *file, u8 *bid)
 	    inode->i_sb->s_magic == HUGETLBFS_MAGIC)
 		return -ENOENT;
 	size = i_size_read(inode);
-	if (td_bid_read(file, size, 0, &eh.e32, sizeof(eh.e32)))
+	if (td_bid_read(file, size, 0, &eh.e32, sizeof(eh.e32), &budget))
 		return -ENODATA;
 	if (memcmp(eh.e32.e_ident, ELFMAG, SELFMAG) ||
 	    (eh.e32.e_type != ET_EXEC && eh.e32.e_type != ET_DYN))
 		return -ENOENT;
 	switch (eh.e32.e_ident[EI_CLASS]) {
 	case ELFCLASS64:
-		if (td_bid_read(file, size, 0, &eh.e64, sizeof(eh.e64)))
+		if (td_bid_read(file, size, 0, &eh.e64, sizeof(eh.e64), &budget))
 			return -ENODATA;
 		is64 = true;
 		phoff = eh.e64.e_phoff;
@@ -423,13 +451,13 @@ static int td_bid_parse(struct file *file, u8 *bid)
 		return -ENOENT;
 	phnum = min_t(unsigned int, phnum, TD_BID_MAX_PHDRS);
 	for (i = 0; i < phnum; i++) {
-		if (td_bid_read(file, size, phoff + (u64)i * phsz, &ph, phsz))
+		if (td_bid_read(file, size, phoff + (u64)i * phsz, &ph, phsz, &budget))
 			return -ENODATA;
 		if ((is64 ? ph.p64.p_type : ph.p32.p_type) != PT_NOTE)
 			continue;
 		off = is64 ? ph.p64.p_offset : ph.p32.p_offset;
 		len = is64 ? ph.p64.p_filesz : ph.p32.p_filesz;
-		ret = td_bid_notes(file, size, off, len, bid);
+		ret = td_bid_notes(file, size, off, len, bid, &budget);
 		if (ret > 0)
 			return ret;
 	}
@@ -449,8 +477,11 @@ static int td_vma_put_bid(struct sk_buff *skb, struct td_vma_dump *d, struct fil
 		len = s->bid_len;
 		bid = s->bid;
 	} else {
+		/* Past the slots a file is parsed at each of its VMAs: budgeted. */
 		len = td_bid_parse(file, d->bid);
 	}
+	/* Under the mmap read lock, which may be held while sleeping. */
+	cond_resched();
 	if (len <= 0)
 		return 0;
 	return nla_put(skb, TASK_DIAG_A_VMA_ENTRY_BUILD_ID, len, bid);
@@ -583,16 +614,29 @@ static bool td_vma_wanted(const struct td_vma_dump *d, const struct vm_area_stru
  * of the caller is stale: it resumes by address), -EINTR if a fatal
  * signal came while waiting for it (it is not held then).
  */
-static int td_vma_lock_break(struct mm_struct *mm, unsigned int *visited)
+static int td_vma_lock_break(const struct td_vma_dump *d, struct mm_struct *mm,
+			     unsigned int *visited)
 {
 	if (++*visited < TD_VMA_PER_LOCK)
 		return 0;
+	if (d->nowait) {
+		/* Under cb_lock it is kept: taking it again could wait. */
+		*visited = 0;
+		cond_resched();
+		return 0;
+	}
 	*visited = 0;
 	mmap_read_unlock(mm);
 	cond_resched();
 	if (mmap_read_lock_killable(mm))
 		return -EINTR;
 	return 1;
+}
+
+/* @mm's mmap read lock, or -EINTR, or -EAGAIN (busy, under cb_lock). */
+static int td_vma_lock(const struct td_vma_dump *d, struct mm_struct *mm)
+{
+	return td_mmap_read_lock(d->view, mm);
 }
 
 /* Begin a reply message for process @nr: NULL if the skb is full. */
@@ -611,18 +655,20 @@ static void *td_vma_msg_start(struct sk_buff *skb, pid_t nr, struct netlink_call
 /*
  * Write the VMAs of @mm from d->next_addr on, one message for @nr, until
  * the skb is full. Return 0 when the process is done, -EMSGSIZE when the
- * skb filled first (d->next_addr says where to go on), -EINTR.
+ * skb filled first (d->next_addr says where to go on), -EINTR, -EAGAIN
+ * (td_vma_lock()).
  */
 static int td_vma_fill_mm(struct sk_buff *skb, struct td_vma_dump *d, struct mm_struct *mm,
 			  pid_t nr, struct netlink_callback *cb)
 {
 	struct vm_area_struct *vma;
 	unsigned int n = 0, visited = 0;
-	int err = 0, brk;
+	int err, brk;
 	void *hdr;
 
-	if (mmap_read_lock_killable(mm))
-		return -EINTR;
+	err = td_vma_lock(d, mm);
+	if (err)
+		return err;
 	hdr = td_vma_msg_start(skb, nr, cb);
 	if (!hdr) {
 		mmap_read_unlock(mm);
@@ -642,7 +688,7 @@ static int td_vma_fill_mm(struct sk_buff *skb, struct td_vma_dump *d, struct mm_
 				n++;
 			}
 			d->next_addr = vma->vm_end;
-			brk = td_vma_lock_break(mm, &visited);
+			brk = td_vma_lock_break(d, mm, &visited);
 			if (brk)
 				break;
 		}
@@ -676,7 +722,7 @@ static struct vm_area_struct *td_vma_find(struct td_vma_dump *d, struct mm_struc
 		if (td_vma_wanted(d, vma))
 			return vma;
 		addr = vma->vm_end;
-		brk = td_vma_lock_break(mm, visited);
+		brk = td_vma_lock_break(d, mm, visited);
 		if (brk < 0)
 			return ERR_PTR(brk);
 	}
@@ -688,7 +734,7 @@ static struct vm_area_struct *td_vma_find(struct td_vma_dump *d, struct mm_struc
  * for @nr, until the skb is full; @mm NULL (no mm: a kernel thread, a
  * zombie) answers each with no-vma. Return 0 when every address is
  * answered, -EMSGSIZE when the skb filled first (d->next_q says where to
- * go on), -EINTR.
+ * go on), -EINTR, -EAGAIN (td_vma_lock()).
  */
 static int td_vma_query_mm(struct sk_buff *skb, struct td_vma_dump *d, struct mm_struct *mm,
 			   pid_t nr, struct netlink_callback *cb)
@@ -698,8 +744,11 @@ static int td_vma_query_mm(struct sk_buff *skb, struct td_vma_dump *d, struct mm
 	int err = 0;
 	void *hdr;
 
-	if (mm && mmap_read_lock_killable(mm))
-		return -EINTR;
+	if (mm) {
+		err = td_vma_lock(d, mm);
+		if (err)
+			return err;
+	}
 	hdr = td_vma_msg_start(skb, nr, cb);
 	if (!hdr) {
 		err = -EMSGSIZE;
@@ -720,7 +769,7 @@ static int td_vma_query_mm(struct sk_buff *skb, struct td_vma_dump *d, struct mm
 			break;
 		/* Each answer counts as a visit (a find_vma() each). */
 		if (mm) {
-			err = td_vma_lock_break(mm, &visited);
+			err = td_vma_lock_break(d, mm, &visited);
 			if (err < 0)
 				goto err_cancel;
 			err = 0;
@@ -746,7 +795,8 @@ err_cancel:
  * As mm_access() for /proc/PID/maps: the permission check and the mm
  * belong to the same program (exec_update_lock). Return 0 (done, or no mm),
  * -EMSGSIZE (see td_vma_fill_mm()), -EACCES (a party may not read the
- * process's maps), -ESRCH (its /proc hides it), -EINTR.
+ * process's maps), -ESRCH (its /proc hides it), -EINTR, -EAGAIN (a lock
+ * of the process busy under cb_lock: nothing of it written).
  */
 static int td_vma_fill(struct sk_buff *skb, struct td_vma_dump *d, const struct td_view *view,
 		       struct task_struct *task, pid_t nr, struct netlink_callback *cb)
@@ -760,8 +810,9 @@ static int td_vma_fill(struct sk_buff *skb, struct td_vma_dump *d, const struct 
 	struct mm_struct *mm;
 	int err = 0;
 
-	if (down_read_killable(&task->signal->exec_update_lock))
-		return -EINTR;
+	err = td_down_read(view, &task->signal->exec_update_lock);
+	if (err)
+		return err;
 	switch (td_visibility(&ctx)) {
 	case TD_VIS_FULL:
 		break;
@@ -774,7 +825,8 @@ static int td_vma_fill(struct sk_buff *skb, struct td_vma_dump *d, const struct 
 		return -ESRCH;
 	}
 	mm = td_task_mm(&ctx);
-	if (mm && !td_may_read(&ctx))
+	/* mm_access(): a reader that shares the mm (a vfork child) may read it. */
+	if (mm && mm != current->mm && !td_may_read(&ctx))
 		err = -EACCES;
 	up_read(&task->signal->exec_update_lock);
 	if (!err && d->naddrs)
@@ -1042,7 +1094,13 @@ int td_vma_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
 			cb->extack->_msg = d->err_msg;
 		return d->err;
 	}
-	td_view_init(&view, d->subj);
+	/* The first call runs under cb_lock: see td_vma_dump::nowait. */
+	d->nowait = !d->started;
+	d->started = true;
+	err = td_view_init(&view, d->subj, d->nowait, cb->extack);
+	if (err)
+		return err;
+	d->view = &view;
 	while ((task = td_vma_next_process(d))) {
 		/* A process partly written may have exited since: not resumed into another. */
 		if (d->next_addr && (d->next_nr != d->cur_nr || task->start_time != d->cur_start))
@@ -1051,10 +1109,21 @@ int td_vma_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
 		d->cur_start = task->start_time;
 		err = td_vma_fill(skb, d, &view, task, d->next_nr, cb);
 		put_task_struct(task);
-		if (err == -EMSGSIZE) {
+		if (err == -EMSGSIZE || (err == -EAGAIN && skb->len)) {
 			td_vma_name_forget(d);
-			/* Not even one entry fits an empty skb: fail, not loop. */
+			/*
+			 * Full, or busy under cb_lock: the next call goes on
+			 * where this one stopped. Not even one entry fits an
+			 * empty skb: fail, not loop.
+			 */
 			return skb->len ?: -EMSGSIZE;
+		}
+		if (err == -EAGAIN) {
+			td_vma_name_forget(d);
+			if (cb->extack)
+				cb->extack->_msg =
+					"the first process is in exec or its memory map is locked: retry";
+			return err;
 		}
 		if (err && (d->scope == TASK_DIAG_SCOPE_TASK || err == -EINTR)) {
 			td_vma_name_forget(d);
@@ -1067,6 +1136,9 @@ int td_vma_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
 		/* Done, hidden or not readable: the next process. */
 		d->next_nr++;
 		d->next_addr = 0;
+		/* Under cb_lock, one process: the rest in the reader's recvmsg(). */
+		if (d->nowait && skb->len)
+			break;
 		cond_resched();
 	}
 	td_vma_name_forget(d);
