@@ -164,7 +164,8 @@ static inline size_t td_access_remote_vm(struct mm_struct *mm, unsigned long add
 {
 	size_t done = 0;
 
-	mmap_assert_locked(mm);
+	/* Not mmap_assert_locked(): with DEBUG_VM it calls dump_mm(), not exported. */
+	lockdep_assert_held(&mm->mmap_lock);
 	while (done < len) {
 		size_t offset = offset_in_page(addr);
 		size_t bytes = min_t(size_t, len - done, PAGE_SIZE - offset);
