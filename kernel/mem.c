@@ -176,7 +176,7 @@ static void td_mem_pmd_huge(struct td_mss *m, struct vm_area_struct *vma, pmd_t 
 	if (pmd_present(pmd)) {
 		if (!pfn_valid(pmd_pfn(pmd)))
 			return;
-		if (pmd_devmap(pmd) && !TD_MEM_DEVMAP_PMD_COUNTED)
+		if (td_pmd_devmap(pmd) && !TD_MEM_DEVMAP_PMD_COUNTED)
 			return;
 		if ((!TD_MEM_PROTNONE_PMD_COUNTED && pmd_protnone(pmd)) || td_pmd_special(pmd))
 			return;
@@ -226,10 +226,10 @@ again:
 	pmdval = READ_ONCE(*pmd);
 	if (pmd_none(pmdval))
 		return;
-	if (is_swap_pmd(pmdval) || pmd_trans_huge(pmdval) || pmd_devmap(pmdval)) {
+	if (is_swap_pmd(pmdval) || pmd_trans_huge(pmdval) || td_pmd_devmap(pmdval)) {
 		ptl = pmd_lock(mm, pmd);
 		pmdval = *pmd;
-		if (is_swap_pmd(pmdval) || pmd_trans_huge(pmdval) || pmd_devmap(pmdval)) {
+		if (is_swap_pmd(pmdval) || pmd_trans_huge(pmdval) || td_pmd_devmap(pmdval)) {
 			td_mem_pmd_huge(m, vma, pmdval, locked);
 			spin_unlock(ptl);
 			return;

@@ -75,7 +75,7 @@ done
 # task-diag-dkms: the source tree DKMS builds from, and its scripts.
 if d=$(deb task-diag-dkms all); then
 	src=/usr/src/task-diag-$version
-	has "$d" "$src/dkms.conf" "$src/Kbuild" "$src/main.c" "$src/task_diag.h" \
+	has "$d" "$src/dkms.conf" "$src/Kbuild" "$src/probe" "$src/main.c" "$src/task_diag.h" \
 		"$src/include/uapi/linux/task_diag.h" /usr/lib/modules-load.d/task_diag.conf \
 		/usr/share/doc/task-diag-dkms/copyright
 	depends "$d" dkms

@@ -28,7 +28,7 @@ fail=0
 mutate() {
 	local name=$1 d=$work/$1
 	mkdir -p "$d"
-	cp "$src"/kernel/*.c "$src"/kernel/*.h "$src"/kernel/Kbuild "$d/"
+	cp "$src"/kernel/*.c "$src"/kernel/*.h "$src"/kernel/Kbuild "$src"/kernel/probe "$d/"
 	if [ $# -gt 1 ]; then
 		"$py" - "$d/$2" "$3" "$4" "${5:-}" <<'EOF' || return 1
 import sys

@@ -37,7 +37,7 @@ kver=$("$src/scripts/debug-kernel") || { echo "FAIL: scripts/debug-kernel"; exit
 kdir=$(td_kdir debug) || { echo "FAIL: no build tree for the debug kernel"; exit 1; }
 echo "debug kernel $kver ready after $(($(date +%s) - start)) s"
 # The module as CMake builds it for the other kernels, warnings as errors.
-cp "$src"/kernel/*.c "$src"/kernel/*.h "$src"/kernel/Kbuild "$work/kernel/"
+cp "$src"/kernel/*.c "$src"/kernel/*.h "$src"/kernel/Kbuild "$src"/kernel/probe "$work/kernel/"
 make -s -C "$kdir" M="$work/kernel" TD_INCLUDE="$src/include" W=1 KCFLAGS=-Werror modules \
 	>"$work/build.log" 2>&1 || { cat "$work/build.log"; echo "FAIL: the module does not build"; exit 1; }
 ko=$work/kernel/task_diag.ko
