@@ -172,9 +172,10 @@ static int td_subject_set_procfs(struct td_subject *s, struct super_block *sb)
  * dentry "proc" in the sender's root, and the mount on top of it. Nothing
  * here asks a file system (no ->lookup, ->d_revalidate or ->permission,
  * which FUSE answers from user space, or a network file system from the
- * network): the caller holds genetlink's cb_lock. A "proc" that is not in
- * the dentry cache, or is not a mount point (a symlink, a plain
- * directory), is not followed: -EAGAIN or -EACCES.
+ * network): the caller holds genetlink's cb_lock. A mount point is always
+ * in the dentry cache, so a "proc" that is not there, or is not a mount
+ * point (a symlink, a plain directory, a negative entry), has no procfs
+ * mounted on it: -EACCES.
  */
 static int td_cached_proc(struct path *path)
 {
@@ -185,7 +186,7 @@ static int td_cached_proc(struct path *path)
 	d = d_hash_and_lookup(root.dentry, &(struct qstr)QSTR_INIT("proc", 4));
 	if (IS_ERR_OR_NULL(d)) {
 		path_put(&root);
-		return -EAGAIN;
+		return -EACCES;
 	}
 	path->mnt = root.mnt;
 	path->dentry = d;
@@ -212,13 +213,12 @@ static int td_cached_proc(struct path *path)
  * its own ls /proc would read). Called in the sender's context, under
  * genetlink's cb_lock: /proc is found from the dentry and mount caches
  * only (td_cached_proc()), so a root or /proc on a file system that never
- * answers (FUSE) cannot hold the lock; it fails then, and procfs-fd (a
- * descriptor the sender opened itself) is the way round.
+ * answers (FUSE) cannot hold the lock: no procfs is mounted there then,
+ * and procfs-fd (a descriptor the sender opened itself) is the way round.
  *
  * Return: 0, with a reference on s->ns; -EBADF or -EINVAL for a bad
  * procfs-fd; -EXDEV for an instance of another pid namespace; -EACCES when
- * there is no procfs at /proc; -EAGAIN when /proc is not in the dentry
- * cache.
+ * there is no procfs at /proc.
  */
 int td_subject_procfs(struct td_subject *s, const struct nlattr *fd_attr,
 		      struct netlink_ext_ack *extack)
@@ -251,11 +251,6 @@ int td_subject_procfs(struct td_subject *s, const struct nlattr *fd_attr,
 	}
 
 	err = td_cached_proc(&path);
-	if (err == -EAGAIN) {
-		NL_SET_ERR_MSG(extack,
-			       "/proc is not in the dentry cache (a file system that must be asked): name a procfs with procfs-fd");
-		return err;
-	}
 	if (!err) {
 		sb = path.dentry->d_sb;
 		err = -EACCES;
