@@ -420,7 +420,8 @@ static void f_stat(struct tdbuf *b, const struct psf_arg *a)
 		tdbuf_addc(b, 'N');
 	if (num(a->t, TASKDIAG_ITEM_STATUS_VM_LCK) > 0)
 		tdbuf_addc(b, 'L');
-	if (num(a->t, TASKDIAG_ITEM_BASE_SID) == taskdiag_task_pid(a->t))
+	/* as ps: the thread group's session leader, on each of its thread rows */
+	if (num(a->t, TASKDIAG_ITEM_BASE_SID) == taskdiag_task_tgid(a->t))
 		tdbuf_addc(b, 's');
 	if (num(a->t, TASKDIAG_ITEM_BASE_NUM_THREADS) > 1)
 		tdbuf_addc(b, 'l');
@@ -637,10 +638,12 @@ static void f_pcpu(struct tdbuf *b, const struct psf_arg *a)
 	put_tenths(b, pcpu_tenths(a));
 }
 
-/* c: %cpu in whole percent, padded by ps itself */
+/* c: %cpu in whole percent, at most 99 as ps's pr_c(); padded by ps itself */
 static void f_c(struct tdbuf *b, const struct psf_arg *a)
 {
-	tdbuf_addu_w(b, pcpu_tenths(a) / 10, 2);
+	uint64_t pcpu = pcpu_tenths(a) / 10;
+
+	tdbuf_addu_w(b, pcpu > 99 ? 99 : pcpu, 2);
 }
 
 /* bsdtime: minutes and seconds of CPU time, padded by ps itself */

@@ -29,6 +29,7 @@
 #include <taskdiag/taskdiag.h>
 
 #include "task_diag_all_interval.h"
+#include "td_backend_opt.h"
 #include "tda.h"
 
 #ifndef TDA_VERSION
@@ -53,6 +54,7 @@ struct opts {
 	enum out_mode mode;
 	enum taskdiag_backend backend;
 	bool backend_set;
+	bool quiet_fallback;	/* --quiet-fallback (and -q): no notice of the fallback */
 	bool verify;
 	bool crlf;		/* --crlf */
 	bool wide;		/* -w */
@@ -96,6 +98,7 @@ enum {
 	OPT_TEXTFILE,
 	OPT_INTERVAL,
 	OPT_COUNT,
+	OPT_QUIET_FALLBACK,
 };
 
 static const char short_opts[] = ":aAp:t:c:s:o:jqwf:b:hV";
@@ -118,6 +121,7 @@ static const struct option long_opts[] = {
 	{ "interval", required_argument, NULL, OPT_INTERVAL },
 	{ "count", required_argument, NULL, OPT_COUNT },
 	{ "backend", required_argument, NULL, 'b' },
+	{ "quiet-fallback", no_argument, NULL, OPT_QUIET_FALLBACK },
 	{ "verify", no_argument, NULL, OPT_VERIFY },
 	{ "dump-raw", required_argument, NULL, OPT_DUMP_RAW },
 	{ "replay", required_argument, NULL, OPT_REPLAY },
@@ -183,6 +187,8 @@ static void usage(FILE *f)
 	      "\n"
 	      "Source:\n"
 	      "  -b, --backend B          auto (default), netlink or procfs\n"
+	      "      --quiet-fallback     no notice when auto reads /proc for want of the\n"
+	      "                           module (-q gives none either)\n"
 	      "      --verify             dump with both backends and report every field\n"
 	      "                           that differs (default: -s all)\n"
 	      "      --dump-raw FILE      also record the raw netlink replies in FILE\n"
@@ -280,7 +286,7 @@ int report(int err, struct taskdiag *td, const char *fmt, ...)
 		snprintf(msg, sizeof(msg), "%s: not a task_diag recording, or a truncated or corrupt one",
 			 what);
 	else if (err == -TASKDIAG_ENOMODULE)
-		snprintf(msg, sizeof(msg), "%s: %s (load it with modprobe task_diag, or use -b procfs)",
+		snprintf(msg, sizeof(msg), "%s: %s (" TD_MODULE_HINT ", or use -b procfs)",
 			 what, taskdiag_strerror(err));
 	else if (extack)
 		snprintf(msg, sizeof(msg), "%s: %s (%s%s)", what, taskdiag_strerror(err),
@@ -533,6 +539,9 @@ static void parse_args(int argc, char **argv, struct opts *o)
 				usage_defer("-b: unknown backend '%s' (auto, netlink or procfs)", optarg);
 			o->backend_set = true;
 			break;
+		case OPT_QUIET_FALLBACK:
+			o->quiet_fallback = true;
+			break;
 		case OPT_VERIFY:
 			o->verify = true;
 			break;
@@ -719,6 +728,7 @@ int main(int argc, char **argv)
 				     b == TASKDIAG_BACKEND_PROCFS ? "procfs" : "opening the");
 			goto out;
 		}
+		td_backend_notice(PROG, td, b, opt.quiet_fallback || o.mode == OUT_QUIET);
 		if (opt.dump_raw) {
 			fd = open_file(opt.dump_raw, true);
 			if (fd < 0) {

@@ -7,7 +7,7 @@
  * --interval is on the command line.
  *
  *   task_diag_all --interval SEC [--count N] [-A] [-p PID] [-j | --csv]
- *                 [-b, --backend auto|netlink|procfs]
+ *                 [-b, --backend auto|netlink|procfs] [--quiet-fallback]
  *
  * Exit status as task_diag_all's: 0, 1 error, 2 bad usage, 3 module not loaded.
  */
@@ -34,6 +34,7 @@ struct iopts {
 	pid_t pid;		/* 0: every task */
 	enum fmt fmt;
 	enum taskdiag_backend backend;
+	bool quiet_fallback;
 };
 
 bool tda_interval_wanted(int argc, char **argv)
@@ -50,7 +51,7 @@ static void __attribute__((noreturn)) bad_usage(const char *msg, const char *arg
 {
 	fprintf(stderr, "task_diag_all: %s%s%s\n", msg, arg ? ": " : "", arg ? arg : "");
 	fputs("Usage: task_diag_all --interval SEC [--count N] [-A] [-p PID] [-j | --csv] "
-	      "[-b, --backend auto|netlink|procfs]\n", stderr);
+	      "[-b, --backend auto|netlink|procfs] [--quiet-fallback]\n", stderr);
 	exit(2);
 }
 
@@ -64,6 +65,7 @@ static void parse(int argc, char **argv, struct iopts *o)
 		{ "json", no_argument, NULL, 'j' },
 		{ "csv", no_argument, NULL, 'C' },
 		{ "backend", required_argument, NULL, 'B' },
+		{ "quiet-fallback", no_argument, NULL, 'Q' },
 		{ NULL, 0, NULL, 0 },
 	};
 	char *end;
@@ -100,6 +102,9 @@ static void parse(int argc, char **argv, struct iopts *o)
 		case 'B':
 			if (!td_backend_parse(optarg, &o->backend))
 				bad_usage("unknown backend (auto, netlink or procfs)", optarg);
+			break;
+		case 'Q':
+			o->quiet_fallback = true;
 			break;
 		default:
 			bad_usage("an option --interval does not take", NULL);
@@ -181,7 +186,8 @@ static void record(const struct iopts *o, const struct taskdiag_diff *diff, size
 
 static int fail(int err)
 {
-	fprintf(stderr, "task_diag_all: %s\n", taskdiag_strerror(err));
+	fprintf(stderr, "task_diag_all: %s%s\n", taskdiag_strerror(err),
+		err == -TASKDIAG_ENOMODULE ? " (" TD_MODULE_HINT ", or use -b procfs)" : "");
 	return err == -TASKDIAG_ENOMODULE ? 3 : 1;
 }
 
@@ -203,8 +209,10 @@ int tda_interval_main(int argc, char **argv)
 	req.groups = TASKDIAG_GROUP_BASE | TASKDIAG_GROUP_STAT | TASKDIAG_GROUP_IO |
 		     TASKDIAG_GROUP_STATUS;
 	err = taskdiag_open(&td, o.backend);
-	if (!err)
+	if (!err) {
+		td_backend_notice("task_diag_all", td, o.backend, o.quiet_fallback);
 		err = taskdiag_sample_new(&s[0]);
+	}
 	if (!err)
 		err = taskdiag_sample_new(&s[1]);
 	if (!err)

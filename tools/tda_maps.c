@@ -18,6 +18,7 @@
 
 #include <taskdiag/taskdiag.h>
 
+#include "td_backend_opt.h"
 #include "tda.h"
 
 bool tda_maps_wanted(int argc, char **argv)
@@ -41,6 +42,7 @@ static void maps_usage(FILE *f)
 	      "  -a, --all        every process the caller may read (default)\n"
 	      "  -p, --pid PID,.. these processes\n"
 	      "  -b, --backend B  auto (default), netlink or procfs\n"
+	      "      --quiet-fallback  no notice when auto reads /proc for want of the module\n"
 	      "      --file-backed, --exec  only VMAs that map a file, that are executable\n"
 	      "      --build-id   the GNU build id of a mapped ELF file, in hex, after the\n"
 	      "                   mapping (as readelf -n prints it)\n", f);
@@ -217,6 +219,7 @@ int tda_maps_main(int argc, char **argv)
 		{ "exec", no_argument, NULL, 'X' },
 		{ "addr", required_argument, NULL, 'A' },
 		{ "build-id", no_argument, NULL, 'B' },
+		{ "quiet-fallback", no_argument, NULL, 'Q' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -224,6 +227,7 @@ int tda_maps_main(int argc, char **argv)
 	struct taskdiag_vma_request req = { 0 };
 	struct taskdiag *td = NULL, *names = NULL;
 	char *pids = NULL, *addrs = NULL, *tok, *save = NULL;
+	bool quiet = false;
 	int c, ret = 0;
 
 	opterr = 0;
@@ -255,6 +259,9 @@ int tda_maps_main(int argc, char **argv)
 		case 'B':
 			req.filter |= TASKDIAG_VMA_BUILD_ID;
 			break;
+		case 'Q':
+			quiet = true;
+			break;
 		case 'h':
 			maps_usage(stdout);
 			return 0;
@@ -273,6 +280,7 @@ int tda_maps_main(int argc, char **argv)
 		ret = taskdiag_open(&td, backend);
 		if (ret)
 			return report(ret, NULL, "opening the backend");
+		td_backend_notice(PROG, td, backend, quiet);
 		ret = maps_query(td, (pid_t)v, req.filter, addrs);
 		taskdiag_close(td);
 		return ret;
@@ -280,6 +288,7 @@ int tda_maps_main(int argc, char **argv)
 	ret = taskdiag_open(&td, backend);
 	if (ret)
 		return report(ret, NULL, "opening the backend");
+	td_backend_notice(PROG, td, backend, quiet);
 	/* The header lines' names, from a second handle (one iteration each). */
 	if (taskdiag_open(&names, taskdiag_get_backend(td)))
 		names = NULL;

@@ -22,6 +22,7 @@
 #include <sys/ioctl.h>
 #include <unistd.h>
 
+#include "td_backend_opt.h"
 #include "tdps.h"
 
 enum tdps_exit {
@@ -663,7 +664,7 @@ static int report(int err, struct taskdiag *td, const char *what)
 	fprintf(stderr, "tdps: %s: %s%s%s%s\n", what, taskdiag_strerror(err),
 		extack ? " (" : "", extack ? extack : "", extack ? ")" : "");
 	if (err == -TASKDIAG_ENOMODULE) {
-		fputs("tdps: load it with modprobe task_diag, or use --backend procfs\n", stderr);
+		fputs("tdps: " TD_MODULE_HINT ", or use --backend procfs\n", stderr);
 		return TDPS_EXIT_NOMODULE;
 	}
 	return TDPS_EXIT_ERROR;
@@ -802,10 +803,12 @@ int main(int argc, char **argv)
 		.utf8 = r.cx.utf8,
 	};
 	ret = taskdiag_open(&td, o.backend);
-	if (ret)
+	if (ret) {
 		ret = report(ret, NULL, "opening the backend");
-	else
+	} else {
+		td_backend_notice("tdps", td, o.backend, o.quiet_fallback);
 		ret = run_dump(&r, td);
+	}
 	taskdiag_close(td);
 	if (fflush(stdout) && !ret) {
 		fprintf(stderr, "tdps: writing the output: %s\n", strerror(errno));

@@ -101,6 +101,7 @@ struct tdps_opts {
 	char *text;		/* the -o, -O and --sort lists, which the columns point into */
 	size_t text_len;
 	enum taskdiag_backend backend;
+	bool quiet_fallback;	/* --quiet-fallback: no notice of the fallback to /proc */
 };
 
 void tdps_parse_args(int argc, char **argv, struct tdps_opts *o);

@@ -71,6 +71,7 @@ static void usage(void)
 	      "\n"
 	      "Other:\n"
 	      " -b, --backend B   auto (default), netlink or procfs\n"
+	      "     --quiet-fallback  no notice when auto reads /proc for want of the module\n"
 	      "     --help        this text\n"
 	      " -V, V, --version  the version\n"
 	      "\n"
@@ -905,6 +906,7 @@ static size_t parse_cols(const char *s)
 enum long_id {
 	L_SORT, L_PPID, L_PID, L_QUICK, L_USER, L_RUSER, L_GROUP, L_RGROUP, L_SID, L_TTY,
 	L_COLS, L_LINES, L_NOHDR, L_FOREST, L_FORMAT, L_DESELECT, L_HELP, L_VERSION, L_BACKEND,
+	L_QUIET_FALLBACK,
 };
 
 struct long_opt {
@@ -923,6 +925,7 @@ static const struct long_opt long_opts[] = {
 	{ "forest", L_FOREST, false }, { "format", L_FORMAT, true },
 	{ "deselect", L_DESELECT, false }, { "help", L_HELP, false },
 	{ "version", L_VERSION, false }, { "backend", L_BACKEND, true },
+	{ "quiet-fallback", L_QUIET_FALLBACK, false },
 };
 
 static void parse_long(struct tdps_opts *o, struct argv_walk *w, char *s)
@@ -996,6 +999,9 @@ static void parse_long(struct tdps_opts *o, struct argv_walk *w, char *s)
 		break;
 	case L_BACKEND:
 		o->backend = parse_backend(arg);
+		break;
+	case L_QUIET_FALLBACK:
+		o->quiet_fallback = true;
 		break;
 	}
 }

@@ -10,8 +10,9 @@
  * machine-wide figures with taskdiag_system_read(): tdtop opens nothing in
  * /proc itself but kernel.pid_max once.
  *
- * Exit status: 0, 1 for an error of libtaskdiag, 2 for bad usage, 3 when
- * the netlink backend was asked for and the module is not loaded.
+ * Exit status: 0, 1 for an error of libtaskdiag or, without -b, no terminal
+ * on standard input (as top: "failed tty get"), 2 for bad usage, 3 when the
+ * netlink backend was asked for and the module is not loaded.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -23,6 +24,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <termios.h>
 #include <time.h>
 #include <unistd.h>
 #include <utmp.h>
@@ -563,11 +565,15 @@ static void usage(FILE *f)
 	      "                    direction (+: high to low)\n"
 	      "  -w [N]            batch width (default 80; no N: $COLUMNS)\n"
 	      "      --backend B   auto (default), netlink or procfs\n"
+	      "  -q, --quiet       no notice when auto reads /proc for want of the module\n"
+	      "                    (also --quiet-fallback)\n"
 	      "  -h, --help        this text;  -V, --version\n\n"
 	      "Keys: P M T N sort by %CPU, %MEM, TIME+, PID;  < > move the sort column;\n"
 	      "R reverse;  u user;  H threads;  i idle;  c command line;  k kill;\n"
 	      "r renice;  d delay;  q quit.\n"
-	      "Exit status: 0 ok, 1 error, 2 bad usage, 3 module not loaded (--backend netlink).\n",
+	      "Without -b, standard input must be a terminal (as top's screen).\n"
+	      "Exit status: 0 ok, 1 error or no terminal, 2 bad usage, 3 module not loaded\n"
+	      "(--backend netlink).\n",
 	      f);
 }
 
@@ -644,6 +650,8 @@ static void parse_options(struct tdtop *tt, int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		{ "backend", required_argument, NULL, 'B' },
+		{ "quiet", no_argument, NULL, 'q' },
+		{ "quiet-fallback", no_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
@@ -651,7 +659,7 @@ static void parse_options(struct tdtop *tt, int argc, char **argv)
 	char *end;
 	int c, col;
 
-	while ((c = getopt_long(argc, argv, "bn:d:u:U:p:Hico:w::hV", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "bn:d:u:U:p:Hico:w::qhV", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'b':
 			tt->batch = true;
@@ -703,6 +711,9 @@ static void parse_options(struct tdtop *tt, int argc, char **argv)
 			if (!td_backend_parse(optarg, &tt->backend))
 				usage_error("unknown backend \"%s\" (auto, netlink or procfs)", optarg);
 			break;
+		case 'q':
+			tt->quiet = true;
+			break;
 		case 'h':
 			usage(stdout);
 			exit(0);
@@ -720,21 +731,28 @@ static void parse_options(struct tdtop *tt, int argc, char **argv)
 int main(int argc, char **argv)
 {
 	struct tdtop tt = { .delay = 3.0, .sort = TDTOP_COL_CPU, .width = 80 };
+	struct termios tio;
 	int err;
 
 	setlocale(LC_ALL, "");
 	parse_options(&tt, argc, argv);
+	/* as top: the screen reads its keys from a terminal on standard input */
+	if (!tt.batch && tcgetattr(STDIN_FILENO, &tio)) {
+		fputs("tdtop: failed tty get\n", stderr);
+		return 1;
+	}
 	tt.pid_width = pid_digits();
 	tt.ncpu = sysconf(_SC_NPROCESSORS_ONLN) > 0 ? (unsigned int)sysconf(_SC_NPROCESSORS_ONLN) : 1;
 	err = taskdiag_open(&tt.td, tt.backend);
 	if (err) {
 		fprintf(stderr, "tdtop: %s\n", taskdiag_strerror(err));
 		if (err == -TASKDIAG_ENOMODULE) {
-			fputs("tdtop: load it with modprobe task_diag, or use --backend procfs\n", stderr);
+			fputs("tdtop: " TD_MODULE_HINT ", or use --backend procfs\n", stderr);
 			return EXIT_NOMODULE;
 		}
 		return 1;
 	}
+	td_backend_notice("tdtop", tt.td, tt.backend, tt.quiet);
 	if (taskdiag_sample_new(&tt.s[0]) || taskdiag_sample_new(&tt.s[1]) ||
 	    taskdiag_diff_new(&tt.diff)) {
 		fputs("tdtop: out of memory\n", stderr);

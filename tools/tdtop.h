@@ -48,6 +48,7 @@ struct tdtop {
 	/* settings (options and keys) */
 	enum taskdiag_backend backend;
 	bool batch, threads, hide_idle, cmdline, reverse;
+	bool quiet;		/* -q: no notice of the fallback to /proc */
 	double delay;		/* seconds */
 	long iterations;	/* -n; 0: no limit */
 	enum tdtop_col sort;

@@ -12,6 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <termios.h>
+#include <unistd.h>
 
 #include "tdtop.h"
 
@@ -194,6 +196,49 @@ static void key_delay(struct tdtop *tt)
 		tt->delay = d;
 }
 
+/*
+ * ncurses sets the terminal's modes on its output. With standard output
+ * not a terminal (tdtop | tee f), top still reads single keys from the
+ * terminal on standard input: set and restore that one's modes here, on a
+ * signal too.
+ */
+static struct termios stdin_saved;
+static volatile sig_atomic_t stdin_changed;
+
+static void stdin_restore(void)
+{
+	if (stdin_changed)
+		tcsetattr(STDIN_FILENO, TCSAFLUSH, &stdin_saved);
+	stdin_changed = 0;
+}
+
+/* then the default action (SA_RESETHAND) */
+static void stdin_restore_signal(int sig)
+{
+	stdin_restore();
+	raise(sig);
+}
+
+static void stdin_keys(void)
+{
+	static const int sigs[] = { SIGHUP, SIGINT, SIGQUIT, SIGTERM };
+	struct sigaction sa = { .sa_handler = stdin_restore_signal, .sa_flags = SA_RESETHAND };
+	struct termios raw;
+	size_t i;
+
+	if (isatty(STDOUT_FILENO) || tcgetattr(STDIN_FILENO, &stdin_saved))
+		return;
+	raw = stdin_saved;
+	raw.c_lflag &= ~(ECHO | ECHOCTL | ECHOE | ICANON);
+	raw.c_cc[VMIN] = 1;
+	raw.c_cc[VTIME] = 0;
+	if (tcsetattr(STDIN_FILENO, TCSAFLUSH, &raw))
+		return;
+	stdin_changed = 1;
+	for (i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
+		sigaction(sigs[i], &sa, NULL);
+}
+
 static void toggle(struct tdtop *tt, bool *flag, const char *what)
 {
 	*flag = !*flag;
@@ -211,6 +256,7 @@ int tdtop_tui(struct tdtop *tt)
 	}
 	cbreak();
 	noecho();
+	stdin_keys();
 	keypad(stdscr, TRUE);
 	curs_set(0);
 	while (!quit && !(err = tdtop_refresh(tt))) {
@@ -272,5 +318,6 @@ int tdtop_tui(struct tdtop *tt)
 		}
 	}
 	endwin();
+	stdin_restore();
 	return err;
 }
