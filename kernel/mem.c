@@ -121,8 +121,13 @@ static struct page *td_mem_normal_page(struct vm_area_struct *vma, unsigned long
 	unsigned long pfn = pte_pfn(pte);
 
 	if (unlikely(pte_special(pte))) {
+#if defined(HAVE_VM_OPS_FIND_NORMAL_PAGE)
+		if (vma->vm_ops && vma->vm_ops->find_normal_page)
+			return vma->vm_ops->find_normal_page(vma, addr);
+#elif defined(HAVE_VM_OPS_FIND_SPECIAL_PAGE)
 		if (vma->vm_ops && vma->vm_ops->find_special_page)
 			return vma->vm_ops->find_special_page(vma, addr);
+#endif
 		return NULL;
 	}
 	if (unlikely(!pfn_valid(pfn)))
@@ -143,15 +148,15 @@ static void td_mem_pte(struct td_mss *m, struct vm_area_struct *vma, pte_t *ptep
 		young = pte_young(pte);
 		dirty = pte_dirty(pte);
 		present = true;
-	} else if (is_swap_pte(pte)) {
-		swp_entry_t ent = pte_to_swp_entry(pte);
+	} else if (!pte_none(pte)) {
+		swp_entry_t ent = td_pte_leaf(pte);
 
-		if (!non_swap_entry(ent)) {
+		if (td_leaf_is_swap(ent)) {
 			m->swap += PAGE_SIZE;
 			m->swap_seen = true;
-		} else if (is_pfn_swap_entry(ent)) {
+		} else if (td_leaf_has_pfn(ent)) {
 			present = td_swp_entry_present(ent);
-			page = pfn_swap_entry_to_page(ent);
+			page = td_leaf_to_page(ent);
 		}
 	}
 	if (page)
@@ -183,10 +188,10 @@ static void td_mem_pmd_huge(struct td_mss *m, struct vm_area_struct *vma, pmd_t 
 		page = pmd_page(pmd);
 		present = true;
 	} else if (thp_migration_supported()) {
-		swp_entry_t ent = pmd_to_swp_entry(pmd);
+		swp_entry_t ent = td_pmd_leaf(pmd);
 
-		if (is_migration_entry(ent))
-			page = pfn_swap_entry_to_page(ent);
+		if (td_leaf_has_pfn(ent))
+			page = td_leaf_to_page(ent);
 	}
 	if (!page)
 		return;
@@ -226,10 +231,10 @@ again:
 	pmdval = READ_ONCE(*pmd);
 	if (pmd_none(pmdval))
 		return;
-	if (is_swap_pmd(pmdval) || pmd_trans_huge(pmdval) || td_pmd_devmap(pmdval)) {
+	if (td_pmd_is_huge(pmdval)) {
 		ptl = pmd_lock(mm, pmd);
 		pmdval = *pmd;
-		if (is_swap_pmd(pmdval) || pmd_trans_huge(pmdval) || td_pmd_devmap(pmdval)) {
+		if (td_pmd_is_huge(pmdval)) {
 			td_mem_pmd_huge(m, vma, pmdval, locked);
 			spin_unlock(ptl);
 			return;
@@ -360,11 +365,11 @@ static void td_mem_walk_hugetlb(struct td_mss *m, struct vm_area_struct *vma,
 		if (pte_present(pte)) {
 			folio = page_folio(pte_page(pte));
 			present = true;
-		} else if (is_swap_pte(pte)) {
-			swp_entry_t ent = pte_to_swp_entry(pte);
+		} else if (!pte_none(pte)) {
+			swp_entry_t ent = td_pte_leaf(pte);
 
-			if (is_pfn_swap_entry(ent))
-				folio = page_folio(pfn_swap_entry_to_page(ent));
+			if (td_leaf_has_pfn(ent))
+				folio = page_folio(td_leaf_to_page(ent));
 		}
 		if (folio) {
 			if (td_hugetlb_shared(folio, present, ptep))
@@ -472,7 +477,7 @@ static int td_mem_fill(struct sk_buff *skb, struct td_task_ctx *ctx)
 	struct mm_struct *mm = td_task_mm(ctx);
 	struct task_diag_mem *s;
 
-	if (!mm || (mm != current->mm && !td_may_read(ctx)))
+	if (!mm || !td_may_access_mm(ctx, mm))
 		return -ENOENT;
 	s = td_reserve(skb, TASK_DIAG_A_TASK_MEM, struct task_diag_mem);
 	if (!s)

@@ -123,6 +123,10 @@ void td_who_init(struct td_who *w, const struct cred *cred, struct pid *tgid,
 	w->caps.ptrace = td_cred_capable(cred, &init_user_ns, CAP_SYS_PTRACE);
 	w->caps.dac = td_cred_capable(cred, cred->user_ns, CAP_DAC_READ_SEARCH) ||
 		      td_cred_capable(cred, cred->user_ns, CAP_DAC_OVERRIDE);
+#ifdef HAVE_MM_ACCESS_PERFMON
+	w->caps.perfmon = td_cred_capable(cred, &init_user_ns, CAP_PERFMON) ||
+			  td_cred_capable(cred, &init_user_ns, CAP_SYS_ADMIN);
+#endif
 	w->in_pid_gid = s->hide_pid != HIDEPID_OFF && td_cred_in_group(cred, s->pid_gid);
 	w->rule = TD_RULE_DAC;
 }
@@ -183,7 +187,11 @@ static int td_cached_proc(struct path *path)
 	struct dentry *d;
 
 	get_fs_root(current->fs, &root);
+#ifdef HAVE_EXPORT_D_HASH_AND_LOOKUP
 	d = d_hash_and_lookup(root.dentry, &(struct qstr)QSTR_INIT("proc", 4));
+#else
+	d = try_lookup_noperm(&(struct qstr)QSTR_INIT("proc", 4), root.dentry);
+#endif
 	if (IS_ERR_OR_NULL(d)) {
 		path_put(&root);
 		return -EACCES;
@@ -407,6 +415,44 @@ static bool td_cred_ptrace(const struct cred *cred, const struct td_caps *caps,
 }
 
 /*
+ * task_still_dumpable() of ptrace: the task is dumpable, or @cred holds
+ * CAP_SYS_PTRACE over its exec's user namespace. 7.2 keeps both in
+ * task->exec_state, which outlives the mm (an exited task keeps its exec's
+ * namespace); up to 6.x they are the mm's, and a task without one asks for
+ * the initial namespace unless user_dumpable (Debian's backport) says it was
+ * dumpable. The capability check does not sleep (ptrace makes it under
+ * task_lock, 7.x under RCU).
+ */
+static bool td_cred_dumpable_for(const struct cred *cred, const struct td_caps *caps,
+				 struct task_struct *task)
+{
+#ifdef HAVE_TASK_EXEC_STATE
+	const struct task_exec_state *es;
+	bool ok;
+
+	rcu_read_lock();
+	es = rcu_dereference(task->exec_state);
+	ok = READ_ONCE(es->dumpable) == TASK_DUMPABLE_OWNER ||
+	     td_cred_ptrace(cred, caps, es->user_ns);
+	rcu_read_unlock();
+	return ok;
+#else
+	struct mm_struct *mm;
+	bool ok;
+
+	task_lock(task);
+	mm = task->mm;
+	if (mm)
+		ok = get_dumpable(mm) == SUID_DUMP_USER ||
+		     td_cred_ptrace(cred, caps, mm->user_ns);
+	else
+		ok = task->user_dumpable || caps->ptrace;
+	task_unlock(task);
+	return ok;
+#endif
+}
+
+/*
  * The DAC part of __ptrace_may_access(task, PTRACE_MODE_READ_FSCREDS);
  * @caps: what td_who_init() found for @cred.
  */
@@ -414,7 +460,6 @@ static bool td_cred_may_read(const struct cred *cred, const struct td_caps *caps
 			     struct task_struct *task)
 {
 	const struct cred *tcred;
-	struct mm_struct *mm;
 	bool ok;
 
 	rcu_read_lock();
@@ -440,15 +485,7 @@ static bool td_cred_may_read(const struct cred *cred, const struct td_caps *caps
 
 	/* Pairs with the write barrier in commit_creds(), as in ptrace. */
 	smp_rmb();
-	task_lock(task);
-	mm = task->mm;
-	if (mm)
-		ok = get_dumpable(mm) == SUID_DUMP_USER ||
-		     td_cred_ptrace(cred, caps, mm->user_ns);
-	else
-		ok = task->user_dumpable || caps->ptrace;
-	task_unlock(task);
-	return ok;
+	return td_cred_dumpable_for(cred, caps, task);
 }
 
 /*
@@ -503,6 +540,38 @@ bool td_may_read(struct td_task_ctx *ctx)
 }
 
 /**
+ * td_may_access_mm() - may the requester see @mm, @ctx->task's (maps, mem)?
+ * @ctx: the task being written
+ * @mm: its mm
+ *
+ * mm_access(), which procfs's maps and smaps_rollup open with: the
+ * reader's own mm (a vfork child's), or td_may_read(). From 6.15 on it
+ * also admits a party that is perfmon_capable() (a read-only access; no
+ * ptrace hook is asked then, so TD_RULE_NNP does not refuse it either);
+ * ptrace_cap_only still asks CAP_SYS_PTRACE.
+ */
+bool td_may_access_mm(struct td_task_ctx *ctx, struct mm_struct *mm)
+{
+	int i;
+
+	if (mm == current->mm)
+		return true;
+	if (ctx->busy)
+		return false;
+	for (i = 0; i < ctx->view->n; i++) {
+		const struct td_who *w = ctx->view->who[i];
+
+		if (ctx->subj->cap_only) {
+			if (!w->caps.ptrace)
+				return false;
+		} else if (!w->caps.perfmon && !td_who_may_read(ctx, i)) {
+			return false;
+		}
+	}
+	return true;
+}
+
+/**
  * td_visibility() - what the requester's /proc shows of @ctx->task
  * @ctx: the task being written
  *
@@ -530,15 +599,51 @@ enum td_vis td_visibility(struct td_task_ctx *ctx)
 
 /*
  * The owner procfs gives /proc/PID/io (task_dump_owner()): root for kernel
- * threads and tasks without an mm, the root of the mm's user namespace (or
- * global root if it has none) for non-dumpable tasks, else the task's euid
- * and egid. The file is mode 0400.
+ * threads, the root of the exec's user namespace (or global root if it has
+ * none) for non-dumpable tasks, else the task's euid and egid; up to 6.x
+ * also root for a task without an mm (an exited one), and the namespace is
+ * the mm's. The file is mode 0400.
  */
+static void td_task_dump_owner(struct task_struct *task, kuid_t *uid, kgid_t *gid)
+{
+	struct user_namespace *ns = NULL;
+#ifdef HAVE_TASK_EXEC_STATE
+	const struct task_exec_state *es;
+
+	rcu_read_lock();
+	es = rcu_dereference(task->exec_state);
+	if (READ_ONCE(es->dumpable) != TASK_DUMPABLE_OWNER)
+		ns = es->user_ns;
+	if (ns) {
+		*uid = make_kuid(ns, 0);
+		*gid = make_kgid(ns, 0);
+	}
+	rcu_read_unlock();
+#else
+	struct mm_struct *mm;
+
+	task_lock(task);
+	mm = task->mm;
+	if (!mm) {
+		*uid = GLOBAL_ROOT_UID;
+		*gid = GLOBAL_ROOT_GID;
+	} else if (get_dumpable(mm) != SUID_DUMP_USER) {
+		ns = mm->user_ns;
+		*uid = make_kuid(ns, 0);
+		*gid = make_kgid(ns, 0);
+	}
+	task_unlock(task);
+#endif
+	if (ns && !uid_valid(*uid))
+		*uid = GLOBAL_ROOT_UID;
+	if (ns && !gid_valid(*gid))
+		*gid = GLOBAL_ROOT_GID;
+}
+
 static bool td_cred_may_open_io(const struct cred *cred, const struct td_caps *caps,
 				struct task_struct *task)
 {
 	const struct cred *tcred;
-	struct mm_struct *mm;
 	kuid_t uid = GLOBAL_ROOT_UID;
 	kgid_t gid = GLOBAL_ROOT_GID;
 
@@ -548,21 +653,7 @@ static bool td_cred_may_open_io(const struct cred *cred, const struct td_caps *c
 		uid = tcred->euid;
 		gid = tcred->egid;
 		rcu_read_unlock();
-
-		task_lock(task);
-		mm = task->mm;
-		if (!mm) {
-			uid = GLOBAL_ROOT_UID;
-			gid = GLOBAL_ROOT_GID;
-		} else if (get_dumpable(mm) != SUID_DUMP_USER) {
-			uid = make_kuid(mm->user_ns, 0);
-			if (!uid_valid(uid))
-				uid = GLOBAL_ROOT_UID;
-			gid = make_kgid(mm->user_ns, 0);
-			if (!gid_valid(gid))
-				gid = GLOBAL_ROOT_GID;
-		}
-		task_unlock(task);
+		td_task_dump_owner(task, &uid, &gid);
 	}
 	if (uid_eq(cred->fsuid, uid))
 		return true;

@@ -79,8 +79,8 @@ static void td_status_fs(struct task_diag_status *s, struct task_struct *task)
 {
 	task_lock(task);
 	/* procfs leaves out the Umask line for a task without fs. */
-	if (task->fs) {
-		s->umask = task->fs->umask;
+	if (td_task_fs(task)) {
+		s->umask = td_task_fs(task)->umask;
 		s->mask |= TD_F(STATUS, UMASK);
 	}
 	if (task->files) {
@@ -127,7 +127,7 @@ static void td_status_mm(struct task_diag_status *s, struct task_struct *task,
 	s->hugetlb_pages = td_pages(atomic_long_read(&mm->hugetlb_usage));
 #endif
 	if (IS_ENABLED(CONFIG_TRANSPARENT_HUGEPAGE))
-		s->thp_enabled = !test_bit(MMF_DISABLE_THP, &mm->flags);
+		s->thp_enabled = !td_mm_thp_disabled(mm);
 	s->core_dumping = !!READ_ONCE(task->signal->core_state);
 	s->mask |= TD_STATUS_MM;
 }

@@ -21,10 +21,13 @@
  * @ptrace: CAP_SYS_PTRACE over the initial user namespace
  * @dac: CAP_DAC_READ_SEARCH or CAP_DAC_OVERRIDE in the credential's own
  *       user namespace
+ * @perfmon: perfmon_capable() (CAP_PERFMON or CAP_SYS_ADMIN over the
+ *           initial user namespace), where mm_access() admits it
  */
 struct td_caps {
 	bool ptrace;
 	bool dac;
+	bool perfmon;
 };
 
 /**
@@ -392,6 +395,7 @@ int td_view_init(struct td_view *v, const struct td_subject *s, bool nowait,
 		 struct netlink_ext_ack *extack);
 enum td_vis td_visibility(struct td_task_ctx *ctx);
 bool td_may_read(struct td_task_ctx *ctx);
+bool td_may_access_mm(struct td_task_ctx *ctx, struct mm_struct *mm);
 bool td_may_read_io(struct td_task_ctx *ctx);
 struct mm_struct *td_task_mm(struct td_task_ctx *ctx);
 int td_busy(struct td_task_ctx *ctx);

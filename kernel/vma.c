@@ -826,7 +826,7 @@ static int td_vma_fill(struct sk_buff *skb, struct td_vma_dump *d, const struct 
 	}
 	mm = td_task_mm(&ctx);
 	/* mm_access(): a reader that shares the mm (a vfork child) may read it. */
-	if (mm && mm != current->mm && !td_may_read(&ctx))
+	if (mm && !td_may_access_mm(&ctx, mm))
 		err = -EACCES;
 	up_read(&task->signal->exec_update_lock);
 	if (!err && d->naddrs)

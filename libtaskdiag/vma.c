@@ -76,11 +76,11 @@ struct taskdiag_vma_iter {
 static const char *const td_vma_mnemonics[] = {
 	"rd", "wr", "ex", "sh", "mr", "mw", "me", "ms", "gd", "pf", "lo", "io", "sr", "rr",
 	"dc", "de", "lf", "ac", "nr", "ht", "sf", "ar", "wf", "dd", "sd", "mm", "hg", "nh",
-	"mg", "um", "uw", "ui", "ss", "dp", "sl", "bt", "mt",
+	"mg", "um", "uw", "ui", "ss", "dp", "sl", "bt", "mt", "gu", "ur",
 };
 
 _Static_assert(sizeof(td_vma_mnemonics) / sizeof(td_vma_mnemonics[0]) ==
-	       TASK_DIAG_VMA_FLAG_MTE + 1, "one mnemonic per vma-flag bit");
+	       TASK_DIAG_VMA_FLAG_UFFD_RWP + 1, "one mnemonic per vma-flag bit");
 
 const char *taskdiag_vma_flag_name(unsigned int bit)
 {

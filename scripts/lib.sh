@@ -15,26 +15,48 @@ td_log() {
 }
 
 # Guest kernels are named by a label, SERIES[-FLAVOUR]: 6.1, 6.12, 6.1-rt,
-# 6.12-rt, 6.1-cloud, 6.12-cloud. Each is resolved, as Debian's meta-package
-# resolves it, to a kernel ABI (e.g. 6.12.117+deb12-rt-amd64).
+# 6.12-rt, 6.1-cloud, 6.12-cloud (Debian 12's), 7.3, 7.3-rt, 7.3-cloud, 7.2
+# (Debian 13's trixie-backports). Each is resolved, as Debian's meta-package
+# resolves it, to a kernel ABI (e.g. 6.12.117+deb12-rt-amd64); 7.2, which has
+# no meta-package, to the highest 7.2.N build. The 7.x headers need trixie's
+# compiler: their modules are built inside a trixie build root in the cache
+# (scripts/trixie-root), where their headers are installed.
 TD_DEFAULT_KERNEL=6.1
 # What scripts/setup fetches and the build and CI test by default: the whole
-# suite on 6.1, the correctness tests on 6.12 and 6.12-rt.
-TD_KERNELS_TESTED="6.1 6.12 6.12-rt"
+# suite on 6.1 and 7.3, the correctness tests on 6.12, 6.12-rt, 7.2, 7.3-rt
+# and 7.3-cloud (CMakeLists.txt's TASK_DIAG_KERNELS, in the same order).
+TD_KERNELS_TESTED="6.1 7.3 6.12 6.12-rt 7.2 7.3-rt 7.3-cloud"
 # Every label the scripts accept. "debug" is the kernel scripts/debug-kernel
 # builds (6.1 with KASAN, lockdep and the other checkers), not a Debian one.
-TD_KERNELS_KNOWN="6.1 6.12 6.1-rt 6.12-rt 6.1-cloud 6.12-cloud debug"
+TD_KERNELS_KNOWN="6.1 6.12 6.1-rt 6.12-rt 6.1-cloud 6.12-cloud 7.3 7.3-rt 7.3-cloud 7.2 debug"
 
 # The Debian meta-package that names LABEL's image (and, with -headers-,
-# its headers).
+# its headers): Debian 12's for 6.x, trixie-backports' for 7.3 (resolved in
+# the trixie root). 7.2 has none (empty): the highest 7.2.N build is taken.
 td_kernel_meta() {
 	case "$1" in
-	6.1) echo linux-image-amd64 ;;
+	6.1 | 7.3) echo linux-image-amd64 ;;
 	6.1-rt | 6.1-cloud) echo "linux-image-${1#6.1-}-amd64" ;;
+	7.3-rt | 7.3-cloud) echo "linux-image-${1#7.3-}-amd64" ;;
 	6.12) echo linux-image-6.12-amd64 ;;
 	6.12-rt | 6.12-cloud) echo "linux-image-6.12-${1#6.12-}-amd64" ;;
+	7.2) echo ;;
 	*) return 1 ;;
 	esac
+}
+
+# Is LABEL (or a kernel release) a kernel whose headers live in the trixie
+# build root, and whose module is built there (scripts/trixie-root run)?
+td_kernel_in_root() {
+	case "$1" in
+	7.*) return 0 ;;
+	*) return 1 ;;
+	esac
+}
+
+# The trixie build root (scripts/trixie-root makes it).
+td_troot() {
+	echo "$TD_CACHE/trixie-root"
 }
 
 # Is ABI (a kernel release, uname -r) one of LABEL's builds?
@@ -45,6 +67,7 @@ td_kernel_matches() {
 	debug) [[ $abi =~ ^6\.1\.[0-9]+-td-debug$ ]] ;;
 	6.1) [[ $abi =~ ^6\.1\.[0-9]+-[0-9]+-${flavour}amd64$ ]] ;;
 	6.12) [[ $abi =~ ^6\.12\.[0-9]+\+deb[0-9]+-${flavour}amd64$ ]] ;;
+	7.2 | 7.3) [[ $abi =~ ^${series//./\\.}\.[0-9]+\+deb[0-9]+-${flavour}amd64$ ]] ;;
 	*) return 1 ;;
 	esac
 }
@@ -60,8 +83,8 @@ td_kernel_supported() {
 # The first line to print when the running kernel is not supported.
 td_kernel_unsupported_msg() {
 	echo "the running kernel, $1, is not one task_diag supports (Debian's 6.1 and" \
-		"6.12 kernels, 6.12 also -rt: README, \"Supported kernels\"); the guest" \
-		"kernels that scripts/vm-run boots are used instead"
+		"6.12 kernels, 6.12 also -rt; trixie-backports' 7.2 and 7.3: README," \
+		"\"Supported kernels\"); the guest kernels that scripts/vm-run boots are used instead"
 }
 
 # The label of a kernel release scripts/vm-run can boot, or nothing.
@@ -98,7 +121,9 @@ td_kver() {
 }
 
 # The kernel build tree that external modules for LABEL are built against:
-# Debian's headers package, or the debug kernel's own build folder.
+# Debian's headers package (for 7.x: inside the trixie root, where it is built
+# with scripts/trixie-root run, at /usr/src/... as the root sees it), or the
+# debug kernel's own build folder.
 td_kdir() {
 	local label=$1 kver
 	if [ "$label" = debug ]; then
@@ -107,5 +132,9 @@ td_kdir() {
 		return 0
 	fi
 	kver=$(td_kver "$label") || return 1
-	echo "/usr/src/linux-headers-$kver"
+	if td_kernel_in_root "$kver"; then
+		echo "$(td_troot)/usr/src/linux-headers-$kver"
+	else
+		echo "/usr/src/linux-headers-$kver"
+	fi
 }

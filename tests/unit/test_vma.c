@@ -104,7 +104,7 @@ static void test_flag_names(void **state)
 	assert_string_equal(taskdiag_vma_flag_name(0), "rd");
 	assert_string_equal(taskdiag_vma_flag_name(7), "ms");
 	assert_string_equal(taskdiag_vma_flag_name(TASK_DIAG_VMA_FLAG_SEALED), "sl");
-	assert_null(taskdiag_vma_flag_name(TASK_DIAG_VMA_FLAG_MTE + 1));
+	assert_null(taskdiag_vma_flag_name(TASK_DIAG_VMA_FLAG_UFFD_RWP + 1));
 	/* the public bits are the ABI's */
 	assert_true(TASKDIAG_VMA_F_MAYSHARE == 1ull << TASK_DIAG_VMA_FLAG_MAYSHARE);
 	assert_true(TASKDIAG_VMA_F_EXEC == 1ull << TASK_DIAG_VMA_FLAG_EXEC);

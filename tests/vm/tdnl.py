@@ -424,7 +424,7 @@ VMA_FLAG_MNEMONIC = {
     "DONTDUMP": "dd", "SOFTDIRTY": "sd", "MIXEDMAP": "mm", "HUGEPAGE": "hg",
     "NOHUGEPAGE": "nh", "MERGEABLE": "mg", "UFFD_MISSING": "um", "UFFD_WP": "uw",
     "UFFD_MINOR": "ui", "SHADOW_STACK": "ss", "DROPPABLE": "dp", "SEALED": "sl",
-    "ARM64_BTI": "bt", "MTE": "mt"}
+    "ARM64_BTI": "bt", "MTE": "mt", "MAYBE_GUARD": "gu", "UFFD_RWP": "ur"}
 VMA_FLAG_BIT = {mn: abi.enums["TASK_DIAG_VMA_FLAG_" + n] for n, mn in VMA_FLAG_MNEMONIC.items()}
 VMA_FILTER = {n[len("TASK_DIAG_VMA_FILTER_"):].lower(): v for n, v in abi.enums.items()
               if n.startswith("TASK_DIAG_VMA_FILTER_")}

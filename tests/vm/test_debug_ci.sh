@@ -62,6 +62,8 @@ start=$(date +%s)
 	part "request filters, root" "$py" "$t/test_filters.py" "$lib"
 	part "get-vma, quick" "$py" "$t/test_vma.py" --quick
 	part "mem group" "$py" "$t/test_mem.py" --lib "$memlib"
+	part "hostile namespaces" "$py" "$t/test_hostile_ns.py"
+	part "build-id budget" "$py" "$t/test_kernel_bounds.py" a
 	part "unload under load, 5 cycles" "$py" "$t/test_lifetime.py" "$ko" 5 1000
 	exit $fails' _ "$py" "$t" "$lib" "$memlib" "$ko"
 rc=$?

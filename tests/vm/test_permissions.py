@@ -17,10 +17,14 @@ skipped the check it is about:
   guarded stat fields (as /proc/self/stat) but not io (as /proc/self/io);
 - capabilities: a root process without capabilities does not see a full
   root process's io (the capability module's rule), as procfs refuses it;
+- CAP_PERFMON: uid 65534 with CAP_PERFMON gets maps and mem of pid 1
+  exactly when its procfs opens /proc/1/maps and smaps_rollup (6.15+),
+  never io or the guarded stat fields;
 - ptrace_cap_only=1: uid 65534 loses even its own tasks' guarded fields,
   root keeps them.
 """
 import ctypes
+import errno
 import os
 import subprocess
 import sys
@@ -175,6 +179,45 @@ def main():
         g, proc_io = in_child(nocap_case)
         check("capability-less root does not see a full root task's io, as procfs",
               g["io"] == proc_io and not proc_io, "%s, procfs io %s" % (g, proc_io))
+
+        # CAP_PERFMON without CAP_SYS_PTRACE, as nobody: from 6.15 on,
+        # mm_access() opens maps and smaps_rollup of any process for it, while
+        # io and the guarded stat fields stay shut; before, all are refused.
+        # The module follows the kernel's own procfs either way.
+        def perfmon_case():
+            libc = ctypes.CDLL(None, use_errno=True)
+            if libc.prctl(8, 1, 0, 0, 0) != 0:  # PR_SET_KEEPCAPS
+                return ("prctl failed", ctypes.get_errno())
+            drop_to(NOBODY)
+            # capset(v3): CAP_PERFMON (38) effective and permitted, nothing else
+            hdr = (ctypes.c_uint32 * 2)(0x20080522, 0)
+            data = (ctypes.c_uint32 * 6)(0, 0, 0, 1 << 6, 1 << 6, 0)
+            if libc.capset(hdr, data) != 0:
+                return ("capset failed", ctypes.get_errno())
+            proc = {}
+            for f in ("maps", "smaps_rollup", "io"):
+                try:
+                    open("/proc/%d/%s" % (root_task, f)).read()
+                    proc[f] = True
+                except PermissionError:
+                    proc[f] = False
+            c = tdnl.Client()
+            rec = dump(c, root_task)
+            try:
+                vmas = c.vma_request(scope=tdnl.SCOPE["task"], pid=root_task)
+                vma = "sent %d" % len(vmas.get(root_task, []))
+            except tdnl.NetlinkError as e:
+                vma = "errno %d" % e.errno
+            c.close()
+            return proc, guarded(rec), "mem" in rec, vma
+        proc, g, mem, vma = in_child(perfmon_case)
+        want_vma = "sent" if proc["maps"] else "errno %d" % errno.EACCES
+        check("CAP_PERFMON reader: maps and mem as /proc/1/maps and smaps_rollup, io and "
+              "guarded stat as /proc/1/io",
+              proc["maps"] == proc["smaps_rollup"] and vma.startswith(want_vma) and
+              vma != "sent 0" and mem == proc["smaps_rollup"] and
+              g == {"io": proc["io"], "stat": proc["io"]} and not proc["io"],
+              "procfs %s; module: vma %s, mem %s, %s" % (proc, vma, mem, g))
 
         # ptrace_cap_only=1.
         with open(PARAM, "w") as f:
