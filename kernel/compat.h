@@ -91,6 +91,17 @@
 #error "task_diag: CONFIG_NO_PAGE_MAPCOUNT kernels are not supported (smaps accounting differs)"
 #endif
 
+/*
+ * A kernel that has neither side of a difference is one the probes know
+ * nothing about: say so here rather than in a compiler error further down.
+ */
+#if !defined(HAVE_SOFTLEAF) && !defined(HAVE_IS_DEVICE_PRIVATE_ENTRY)
+#error "task_diag: this kernel has neither softleaf_*() nor is_device_private_entry() (kernel/probe): not supported"
+#endif
+#if !defined(HAVE_EXPORT_D_HASH_AND_LOOKUP) && !defined(HAVE_TRY_LOOKUP_NOPERM)
+#error "task_diag: this kernel exports neither d_hash_and_lookup() nor try_lookup_noperm() (kernel/probe): not supported"
+#endif
+
 /* 7.x: the software page-table leaf entries' own API (softleaf_*()). */
 #ifdef HAVE_SOFTLEAF
 #include <linux/leafops.h>

@@ -17,6 +17,8 @@ skipped the check it is about:
   guarded stat fields (as /proc/self/stat) but not io (as /proc/self/io);
 - capabilities: a root process without capabilities does not see a full
   root process's io (the capability module's rule), as procfs refuses it;
+- vfork: a child sharing a non-dumpable process's mm gets its maps (the
+  reader's own mm, as mm_access()) but not its io, as procfs;
 - CAP_PERFMON: uid 65534 with CAP_PERFMON gets maps and mem of pid 1
   exactly when its procfs opens /proc/1/maps and smaps_rollup (6.15+),
   never io or the guarded stat fields;
@@ -218,6 +220,23 @@ def main():
               vma != "sent 0" and mem == proc["smaps_rollup"] and
               g == {"io": proc["io"], "stat": proc["io"]} and not proc["io"],
               "procfs %s; module: vma %s, mem %s, %s" % (proc, vma, mem, g))
+
+        # A vfork child of a non-dumpable process, same user: it shares the
+        # parent's mm, so mm_access() lets it open /proc/PARENT/maps, while
+        # the ptrace check alone refuses /proc/PARENT/io. The module must
+        # give maps and refuse io exactly as that procfs does.
+        if len(sys.argv) > 1:
+            out = subprocess.run(["setpriv", "--reuid=%d" % NOBODY, "--regid=%d" % NOBODY,
+                                  "--clear-groups", sys.argv[1]],
+                                 capture_output=True, text=True)
+            got = dict(ln.rsplit(" ", 1) for ln in out.stdout.splitlines() if " " in ln)
+            pm, pio = got.get("procfs maps", "?"), got.get("procfs io", "?")
+            mm, mio = got.get("module maps", "?"), got.get("module io", "?")
+            check("vfork child of a non-dumpable process: its maps as /proc/PARENT/maps "
+                  "(mm_access: the reader's own mm), no io as /proc/PARENT/io",
+                  out.returncode == 0 and pm.isdigit() and int(pm) > 0 and mm.isdigit() and
+                  int(mm) > 0 and pio == "EACCES" and mio == "no",
+                  "%s%s" % (got, out.stderr.strip()))
 
         # ptrace_cap_only=1.
         with open(PARAM, "w") as f:
