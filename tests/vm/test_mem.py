@@ -328,13 +328,23 @@ def threads_check(c, who):
                          stdout=subprocess.PIPE, text=True)
     try:
         p.stdout.readline()
-        ts = c.request(scope=tdnl.SCOPE["threads"], pid=p.pid, show=SHOW_MEM)
-        roll = read_rollup(p.pid)
-        mems = [t.get("mem") for t in ts]
+        # A process that just started shares file pages with whatever else
+        # maps them next (the test's own interpreter loading code): a page
+        # private at the dump may be shared at the rollup's read. Up to five
+        # rounds; a quiet pair must agree (seen on 7.3-cloud: 462 KiB moved
+        # from Private_Clean to Shared_Clean between the two, the next
+        # round equal).
+        for rnd in range(5):
+            ts = c.request(scope=tdnl.SCOPE["threads"], pid=p.pid, show=SHOW_MEM)
+            roll = read_rollup(p.pid)
+            mems = [t.get("mem") for t in ts]
+            diff = differences(mems[0] or {}, roll) if mems else ["no threads"]
+            if len(ts) == 3 and all(m == mems[0] for m in mems) and not diff:
+                break
+            time.sleep(0.2)
         check("%s: every thread of a process has the process's mem" % who,
-              len(ts) == 3 and all(m == mems[0] for m in mems)
-              and not differences(mems[0] or {}, roll),
-              "%d threads" % len(ts))
+              len(ts) == 3 and all(m == mems[0] for m in mems) and not diff,
+              "%d threads, round %d; %s" % (len(ts), rnd + 1, "; ".join(diff[:3])))
     finally:
         p.stdin.close()
         p.wait()
