@@ -15,7 +15,7 @@ td_log() {
 }
 
 # Guest kernels are named by a label, SERIES[-FLAVOUR]: 6.1, 6.12, 6.1-rt,
-# 6.12-rt, 6.1-cloud, 6.12-cloud (Debian 12's), 7.3, 7.3-rt, 7.3-cloud, 7.2
+# 6.12-rt, 6.1-cloud, 6.12-cloud (Debian 12's), 7.3, 7.3-rt, 7.3-cloud, 7.2, 7.2-rt, 7.2-cloud
 # (Debian 13's trixie-backports). Each is resolved, as Debian's meta-package
 # resolves it, to a kernel ABI (e.g. 6.12.117+deb12-rt-amd64); 7.2, which has
 # no meta-package, to the highest 7.2.N build. The 7.x headers need trixie's
@@ -28,11 +28,12 @@ TD_DEFAULT_KERNEL=6.1
 TD_KERNELS_TESTED="6.1 7.3 6.12 6.12-rt 7.2 7.3-rt 7.3-cloud"
 # Every label the scripts accept. "debug" is the kernel scripts/debug-kernel
 # builds (6.1 with KASAN, lockdep and the other checkers), not a Debian one.
-TD_KERNELS_KNOWN="6.1 6.12 6.1-rt 6.12-rt 6.1-cloud 6.12-cloud 7.3 7.3-rt 7.3-cloud 7.2 debug"
+TD_KERNELS_KNOWN="6.1 6.12 6.1-rt 6.12-rt 6.1-cloud 6.12-cloud 7.3 7.3-rt 7.3-cloud 7.2 7.2-rt 7.2-cloud debug"
 
 # The Debian meta-package that names LABEL's image (and, with -headers-,
 # its headers): Debian 12's for 6.x, trixie-backports' for 7.3 (resolved in
-# the trixie root). 7.2 has none (empty): the highest 7.2.N build is taken.
+# the trixie root). 7.2 has none (empty): the highest 7.2.N build of the
+# flavour is taken.
 td_kernel_meta() {
 	case "$1" in
 	6.1 | 7.3) echo linux-image-amd64 ;;
@@ -40,7 +41,7 @@ td_kernel_meta() {
 	7.3-rt | 7.3-cloud) echo "linux-image-${1#7.3-}-amd64" ;;
 	6.12) echo linux-image-6.12-amd64 ;;
 	6.12-rt | 6.12-cloud) echo "linux-image-6.12-${1#6.12-}-amd64" ;;
-	7.2) echo ;;
+	7.2 | 7.2-rt | 7.2-cloud) echo ;;
 	*) return 1 ;;
 	esac
 }
