@@ -19,8 +19,10 @@
  *   before a cgroup2 has been mounted, every task is in its root), that
  *   cgroup or below. A cgroup id is turned into that path once, by looking for the
  *   directory of that inode number under /sys/fs/cgroup (when a cgroup2
- *   file system is mounted there); a path is checked there too, for the
- *   module's ENOENT;
+ *   file system is mounted there); a path is checked for the module's
+ *   ENOENT where the unified hierarchy is mounted (/sys/fs/cgroup, or on a
+ *   hybrid system a cgroup2 mount rooted at the reader's cgroup namespace,
+ *   /sys/fs/cgroup/unified);
  * - ran-since: every task is kept (the guarantee is that no task that ran
  *   is left out; procfs has nothing to leave the others out by), and
  *   ran-since-idle adds nothing.
@@ -30,6 +32,7 @@
  */
 #include <dirent.h>
 #include <errno.h>
+#include <stdio.h>
 #include <fcntl.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -79,6 +82,62 @@ static bool td_pf_cgroup2_at(const char *path)
 	struct statfs sfs;
 
 	return statfs(path, &sfs) == 0 && (unsigned long)sfs.f_type == TD_CGROUP2_MAGIC;
+}
+
+/* Undo mountinfo's octal escapes (\040 for a blank, ...) in place. */
+static void td_pf_unescape(char *s)
+{
+	char *d = s;
+
+	for (; *s; s++) {
+		if (s[0] == '\\' && s[1] >= '0' && s[1] <= '3' && s[2] >= '0' && s[2] <= '7' &&
+		    s[3] >= '0' && s[3] <= '7') {
+			*d++ = (char)((s[1] - '0') << 6 | (s[2] - '0') << 3 | (s[3] - '0'));
+			s += 3;
+		} else {
+			*d++ = *s;
+		}
+	}
+	*d = '\0';
+}
+
+/*
+ * Where the unified hierarchy is mounted with the root of the reader's
+ * cgroup namespace as its root (what the 0:: lines are relative to):
+ * /sys/fs/cgroup, else the first such cgroup2 mount of /proc/self/mountinfo
+ * (a hybrid system's /sys/fs/cgroup/unified). NULL if none (malloc'ed).
+ */
+static char *td_pf_cgroup2_mount(void)
+{
+	char *line = NULL, *found = NULL;
+	size_t cap = 0;
+	FILE *f;
+
+	if (td_pf_cgroup2_at(TD_PF_CGROUP_ROOT))
+		return strdup(TD_PF_CGROUP_ROOT);
+	f = fopen("/proc/self/mountinfo", "re");
+	if (!f)
+		return NULL;
+	while (!found && getline(&line, &cap, f) > 0) {
+		/* id parent maj:min root mount-point options [optional...] - fstype ... */
+		char *fields[5], *sep, *save = NULL, *tok;
+		int n = 0;
+
+		sep = strstr(line, " - ");
+		if (!sep || strncmp(sep + 3, "cgroup2 ", 8))
+			continue;
+		*sep = '\0';
+		for (tok = strtok_r(line, " ", &save); tok && n < 5; tok = strtok_r(NULL, " ", &save))
+			fields[n++] = tok;
+		if (n < 5 || strcmp(fields[3], "/"))
+			continue;
+		td_pf_unescape(fields[4]);
+		if (td_pf_cgroup2_at(fields[4]))
+			found = strdup(fields[4]);
+	}
+	free(line);
+	fclose(f);
+	return found;
 }
 
 /*
@@ -136,34 +195,51 @@ static int td_pf_filter_cgroup_init(struct td_pf_filter *f, struct taskdiag *td,
 {
 	static const char noent[] = "no such cgroup in the sender's cgroup namespace "
 				    "(unified hierarchy)";
-	bool mounted = td_pf_cgroup2_at(TD_PF_CGROUP_ROOT);
+	char *root = NULL;
 	struct stat st;
 
 	if (req->cgroup_id && req->cgroup_path)
 		return td_pf_filter_einval(td, "give filter-cgroup-id or filter-cgroup-path, "
 					       "not both");
+	/*
+	 * A path is checked wherever the hierarchy is mounted; an id is looked
+	 * for under /sys/fs/cgroup only (tests/unit/test_request.c expects
+	 * EOPNOTSUPP for one elsewhere).
+	 */
+	if (req->cgroup_path)
+		root = td_pf_cgroup2_mount();
+	else if (req->cgroup_id && td_pf_cgroup2_at(TD_PF_CGROUP_ROOT))
+		root = strdup(TD_PF_CGROUP_ROOT);
 	if (req->cgroup_path) {
-		size_t len = strlen(req->cgroup_path);
+		size_t len = strlen(req->cgroup_path), rl;
 		char *full;
 
-		if (req->cgroup_path[0] != '/')
-			return td_pf_filter_einval(td, "filter-cgroup-path must start with /");
-		if (len > 4095)
-			return td_pf_filter_einval(td, "filter-cgroup-path is longer than 4095 bytes");
+		if (req->cgroup_path[0] != '/' || len > 4095) {
+			free(root);
+			return td_pf_filter_einval(td, req->cgroup_path[0] != '/' ?
+						   "filter-cgroup-path must start with /" :
+						   "filter-cgroup-path is longer than 4095 bytes");
+		}
 		f->cgroup = strdup(req->cgroup_path);
-		if (!f->cgroup)
+		if (!f->cgroup) {
+			free(root);
 			return -ENOMEM;
+		}
 		/* "/a/b/" names /a/b, as the kernel's lookup takes it */
 		while (len > 1 && f->cgroup[len - 1] == '/')
 			f->cgroup[--len] = '\0';
 		f->cgroup_len = len;
-		if (!mounted)
+		if (!root)
 			return 0;
-		full = malloc(sizeof(TD_PF_CGROUP_ROOT) + len);
-		if (!full)
+		rl = strlen(root);
+		full = malloc(rl + len + 1);
+		if (!full) {
+			free(root);
 			return -ENOMEM;
-		memcpy(full, TD_PF_CGROUP_ROOT, sizeof(TD_PF_CGROUP_ROOT) - 1);
-		memcpy(full + sizeof(TD_PF_CGROUP_ROOT) - 1, f->cgroup, len + 1);
+		}
+		memcpy(full, root, rl);
+		memcpy(full + rl, f->cgroup, len + 1);
+		free(root);
 		if (stat(full, &st) || !S_ISDIR(st.st_mode)) {
 			free(full);
 			td_set_extack(td, noent, strlen(noent));
@@ -174,25 +250,27 @@ static int td_pf_filter_cgroup_init(struct td_pf_filter *f, struct taskdiag *td,
 	}
 	if (!req->cgroup_id)
 		return 0;
-	if (!mounted) {
+	if (!root) {
 		static const char msg[] = "filter-cgroup-id on the procfs backend needs the "
 					  "unified cgroup hierarchy mounted at /sys/fs/cgroup";
 
 		td_set_extack(td, msg, strlen(msg));
 		return -EOPNOTSUPP;
 	}
-	if (stat(TD_PF_CGROUP_ROOT, &st) == 0 && st.st_ino == req->cgroup_id) {
+	if (stat(root, &st) == 0 && st.st_ino == req->cgroup_id) {
 		f->cgroup = strdup("/");
 	} else {
-		int fd = open(TD_PF_CGROUP_ROOT, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+		int fd = open(root, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 
 		if (fd >= 0)
 			f->cgroup = td_pf_cgroup_find(fd, "", req->cgroup_id, 0);
 		if (!f->cgroup) {
+			free(root);
 			td_set_extack(td, noent, strlen(noent));
 			return -ENOENT;
 		}
 	}
+	free(root);
 	if (!f->cgroup)
 		return -ENOMEM;
 	f->cgroup_len = strlen(f->cgroup);

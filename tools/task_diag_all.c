@@ -147,7 +147,8 @@ static void usage(FILE *f)
 	      "  -t, --threads-of PID     the threads of process PID\n"
 	      "  -c, --children-of PID    the processes whose parent is PID\n"
 	      "\n"
-	      "Filters (in the kernel: netlink backend only; all must match):\n"
+	      "Filters (all must match; on both backends: the module applies them in\n"
+	      "the kernel, the procfs backend from each task's files):\n"
 	      "      --uid UID,...        real uid (number or user name) is one of these\n"
 	      "      --euid UID,...       effective uid is one of these\n"
 	      "      --cgroup CG          in cgroup v2 CG or below: a path from the cgroup\n"
@@ -170,7 +171,7 @@ static void usage(FILE *f)
 	      "JSON and CSV: every item of the groups):\n"
 	      "  -w, --wide               the table's last column uncut (by default it is\n"
 	      "                           cut at the terminal's width, or COLUMNS)\n"
-	      "  -j, --json               one JSON object per task per line\n"
+	      "  -j, --json               JSON Lines: one JSON object per task per line\n"
 	      "      --csv                CSV (RFC 4180) with a header line, LF line ends\n"
 	      "      --crlf               CSV with CR LF line ends\n"
 	      "  -q, --quiet              decode everything, print nothing\n"
@@ -211,6 +212,7 @@ static void usage(FILE *f)
 
 static bool g_json_errors;	/* errors also as JSON objects on stdout */
 static bool g_replay;		/* the replies come from a recording */
+static const char *g_needs_module;	/* why netlink only (--verify, --dump-raw), or NULL */
 static char g_usage_err[512];	/* the first bad option, reported after parsing */
 
 static void json_error(const char *msg, int err, const char *extack)
@@ -285,9 +287,17 @@ int report(int err, struct taskdiag *td, const char *fmt, ...)
 	if (err == -EBADMSG && g_replay)
 		snprintf(msg, sizeof(msg), "%s: not a task_diag recording, or a truncated or corrupt one",
 			 what);
+	else if (err == -TASKDIAG_ENOMODULE && g_needs_module)
+		/* -b procfs is refused with these: name what they need */
+		snprintf(msg, sizeof(msg), "%s: %s (%s needs the module: " TD_MODULE_HINT ")",
+			 what, taskdiag_strerror(err), g_needs_module);
 	else if (err == -TASKDIAG_ENOMODULE)
 		snprintf(msg, sizeof(msg), "%s: %s (" TD_MODULE_HINT ", or use -b procfs)",
 			 what, taskdiag_strerror(err));
+	else if (extack && err == -ESRCH && !strcmp(extack, "no such pid") &&
+		 taskdiag_get_backend(td) != TASKDIAG_BACKEND_NETLINK)
+		/* the procfs backend's extack says what strerror says: once */
+		snprintf(msg, sizeof(msg), "%s: %s", what, taskdiag_strerror(err));
 	else if (extack)
 		snprintf(msg, sizeof(msg), "%s: %s (%s%s)", what, taskdiag_strerror(err),
 			 taskdiag_get_backend(td) == TASKDIAG_BACKEND_NETLINK ? "kernel: " : "",
@@ -687,9 +697,11 @@ int main(int argc, char **argv)
 		req.groups = opt.groups_set || opt.fields ? (opt.groups_set ? opt.groups : 0) | need
 							  : TASKDIAG_GROUP_ALL & ~TASKDIAG_GROUP_MEM;
 		vf.groups = req.groups;
+		g_needs_module = "--verify, which compares the module's dump with /proc,";
 		ret = taskdiag_open(&vf.nl, TASKDIAG_BACKEND_NETLINK);
 		if (ret)
-			return finish(report(ret, NULL, "verify needs the netlink backend"));
+			return finish(report(ret, NULL, "--verify"));
+		g_needs_module = NULL;
 		ret = taskdiag_open(&vf.pf, TASKDIAG_BACKEND_PROCFS);
 		if (ret) {
 			taskdiag_close(vf.nl);
@@ -724,8 +736,11 @@ int main(int argc, char **argv)
 
 		ret = taskdiag_open(&td, b);
 		if (ret) {
-			ret = report(ret, NULL, "%s backend", b == TASKDIAG_BACKEND_NETLINK ? "netlink" :
-				     b == TASKDIAG_BACKEND_PROCFS ? "procfs" : "opening the");
+			if (opt.dump_raw)
+				g_needs_module = "--dump-raw, which records the module's netlink replies,";
+			ret = report(ret, NULL, "%s", opt.dump_raw ? "--dump-raw" :
+				     b == TASKDIAG_BACKEND_NETLINK ? "netlink backend" :
+				     b == TASKDIAG_BACKEND_PROCFS ? "procfs backend" : "opening the backend");
 			goto out;
 		}
 		td_backend_notice(PROG, td, b, opt.quiet_fallback || o.mode == OUT_QUIET);

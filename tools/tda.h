@@ -169,6 +169,7 @@ int run_verify(struct verify *vf, const struct taskdiag_request *req);
 
 struct om_opts {
 	unsigned int agg;	/* OM_AGG_* bits; 0: one series per process */
+	bool agg_set;		/* --aggregate given (pid: agg 0) */
 	const char *textfile;	/* --textfile DIR; NULL: standard output */
 	double interval;	/* --interval SEC with --textfile; 0: once */
 	long count;		/* --count N: that many files, then exit; 0: no limit */

@@ -217,6 +217,7 @@ void om_parse_aggregate(struct om_opts *om, const char *arg)
 	if (!ntok)
 		usage_defer("--aggregate: no label given (user, comm, user,comm or pid)");
 	om->agg = agg;
+	om->agg_set = true;
 }
 
 void om_parse_interval(struct om_opts *om, const char *arg)
@@ -250,8 +251,8 @@ void om_check_args(struct om_opts *om, enum out_mode *mode, const char *other)
 		*mode = OUT_OPENMETRICS;
 	}
 	if (*mode != OUT_OPENMETRICS) {
-		if (om->agg)
-			usage_error("--aggregate goes with --format openmetrics");
+		if (om->agg_set)
+			usage_error("--aggregate goes with --format openmetrics (or --textfile)");
 		if (om->interval || om->count)
 			usage_error("--interval and --count go with --textfile here");
 		return;

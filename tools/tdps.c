@@ -810,9 +810,12 @@ int main(int argc, char **argv)
 		ret = run_dump(&r, td);
 	}
 	taskdiag_close(td);
-	if (fflush(stdout) && !ret) {
-		fprintf(stderr, "tdps: writing the output: %s\n", strerror(errno));
-		ret = TDPS_EXIT_ERROR;
+	errno = 0;
+	if (fflush(stdout) || ferror(stdout)) {
+		/* as procps ps (its close_stdout()): the message, exit status 1 */
+		fprintf(stderr, "tdps: write error: %s\n", strerror(errno ? errno : EIO));
+		if (!ret)
+			ret = TDPS_EXIT_NONE;
 	}
 	free_run(&r);
 	tdps_free_opts(&o);
