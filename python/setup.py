@@ -41,6 +41,7 @@ setup(
         extra_compile_args=[f for f in cflags if not f.startswith("-I")],
         library_dirs=[f[2:] for f in libs if f.startswith("-L")],
         libraries=[f[2:] for f in libs if f.startswith("-l")],
+        define_macros=[("TD_PY_VERSION", '"%s"' % version())],
     )],
     python_requires=">=3.9",
 )

@@ -16,7 +16,8 @@ its methods return them, they do not read again.
 from collections import namedtuple
 
 __all__ = [
-    "Process", "Sample", "Diff", "process_iter", "sample", "diff", "pids", "backend",
+    "Process", "Sample", "Diff", "process_iter", "sample", "diff", "pids", "pid_exists",
+    "backend", "__version__", "version_info",
     "Error", "NoSuchProcess", "ZombieProcess", "AccessDenied", "TaskDiagError",
     "ModuleNotLoaded", "ProcfsFallbackWarning", "ATTRS", "ITEMS",
     "pcputimes", "pmem", "pio", "puids", "pgids", "pctxsw",
@@ -77,5 +78,8 @@ from . import _taskdiag  # noqa: E402
 _taskdiag._setup(NoSuchProcess, AccessDenied, TaskDiagError, ModuleNotLoaded,
                  ProcfsFallbackWarning, pcputimes, pmem, pio, puids, pgids, pctxsw)
 
-from ._taskdiag import (ATTRS, ITEMS, Diff, Process, Sample, backend, diff,  # noqa: E402
-                        pids, process_iter, sample)
+from ._taskdiag import (ATTRS, ITEMS, Diff, Process, Sample, __version__,  # noqa: E402
+                        backend, diff, pid_exists, pids, process_iter, sample)
+
+# The project's version, as psutil's __version__ and version_info.
+version_info = tuple(int(x) for x in __version__.split("."))

@@ -22,6 +22,11 @@
 
 #include <taskdiag/taskdiag.h>
 
+/* The project's version (project() in the top CMakeLists.txt), from the build. */
+#ifndef TD_PY_VERSION
+#error "TD_PY_VERSION must be defined (python/CMakeLists.txt, python/setup.py)"
+#endif
+
 /* Set by _setup() from the package's __init__.py. */
 static PyObject *Exc_NoSuchProcess, *Exc_AccessDenied, *Exc_TaskDiagError,
 	*Exc_ModuleNotLoaded, *Warn_Fallback;
@@ -281,6 +286,11 @@ typedef struct {
 	Py_ssize_t index;	/* its position in the diff */
 	pid_t pid;
 	PyObject *info;
+	int thread;		/* a record with per-thread values (threads=True) */
+	int from_iter;		/* from process_iter(): cpu_percent()'s first call has a baseline */
+	int cpu_have;		/* cpu_percent(): the last call's read */
+	uint64_t cpu_time, cpu_ns;	/* its CLOCK_BOOTTIME and utime + stime, ns */
+	int gone, reused;	/* is_running() found it gone, or its pid reused */
 } ProcessObject;
 
 static ProcessObject *process_make(SampleObject *s, const struct taskdiag_task *t, DiffObject *d,
@@ -298,6 +308,10 @@ static ProcessObject *process_make(SampleObject *s, const struct taskdiag_task *
 	p->index = index;
 	p->pid = taskdiag_task_pid(t);
 	p->info = NULL;
+	p->thread = s->scope == TASKDIAG_SCOPE_ALL_THREADS || s->scope == TASKDIAG_SCOPE_THREADS;
+	p->from_iter = 0;
+	p->cpu_have = 0;
+	p->gone = p->reused = 0;
 	return p;
 }
 
@@ -828,28 +842,153 @@ static PyObject *derived(ProcessObject *p, enum taskdiag_derived what, int *ok)
 	return *ok ? PyFloat_FromDouble(v) : NULL;
 }
 
-/* psutil's cpu_percent(None): % of one CPU since the previous read, 0.0 at the first. */
+/* The record's start time in clock ticks (as create_time() and /proc): 0 if it lacks it. */
+static uint64_t start_ticks(const struct taskdiag_task *t)
+{
+	long hz = sysconf(_SC_CLK_TCK);
+	uint64_t v;
+
+	if (taskdiag_task_get_u64(t, TASKDIAG_ITEM_BASE_START_TIME, &v))
+		return 0;
+	return v / (1000000000ull / hz);
+}
+
+/*
+ * This task read again now, alone, with @groups: *out (its sample, a new
+ * reference) and *task; NULL in *out if it is gone (no task with its pid, or
+ * one that started at another time: its pid reused, *reused then set).
+ */
+static int read_again(ProcessObject *p, uint32_t groups, SampleObject **out,
+		      const struct taskdiag_task **task, int *reused)
+{
+	const struct taskdiag_task *t = NULL;
+	SampleObject *s;
+	uint64_t tgid;
+	size_t i, n;
+
+	*out = NULL;
+	*reused = 0;
+	if (p->thread && !taskdiag_task_get_u64(p->task, TASKDIAG_ITEM_TGID, &tgid)) {
+		/* a thread's own values: its process's threads, then this one */
+		s = sample_take(p->sample->backend, TASKDIAG_SCOPE_THREADS, (pid_t)tgid,
+				groups | TASKDIAG_GROUP_BASE);
+	} else {
+		s = sample_take(p->sample->backend, TASKDIAG_SCOPE_TASK, p->pid, groups | TASKDIAG_GROUP_BASE);
+	}
+	if (!s) {
+		if (!PyErr_ExceptionMatches(Exc_NoSuchProcess))
+			return -1;
+		PyErr_Clear();
+		return 0;
+	}
+	n = taskdiag_sample_count(s->s);
+	for (i = 0; i < n && !t; i++)
+		if (taskdiag_task_pid(taskdiag_sample_task(s->s, i)) == p->pid)
+			t = taskdiag_sample_task(s->s, i);
+	if (!t) {
+		Py_DECREF(s);
+		return 0;
+	}
+	if (start_ticks(t) != start_ticks(p->task)) {
+		*reused = 1;
+		Py_DECREF(s);
+		return 0;
+	}
+	*out = s;
+	*task = t;
+	return 0;
+}
+
+static int task_cpu_ns(const struct taskdiag_task *t, uint64_t *ns)
+{
+	uint64_t u, s;
+
+	if (taskdiag_task_get_u64(t, TASKDIAG_ITEM_STAT_UTIME, &u) ||
+	    taskdiag_task_get_u64(t, TASKDIAG_ITEM_STAT_STIME, &s))
+		return -1;
+	*ns = u + s;
+	return 0;
+}
+
+/* utime + stime of this task now, and when: raises NoSuchProcess if it is gone. */
+static int cpu_now(ProcessObject *p, uint64_t *when, uint64_t *ns)
+{
+	const struct taskdiag_task *t;
+	SampleObject *s;
+	int reused, err = 0;
+
+	if (process_need(p, TASKDIAG_GROUP_BASE) || read_again(p, TASKDIAG_GROUP_STAT, &s, &t, &reused))
+		return -1;
+	if (!s) {
+		no_such_process(p->pid, reused ? "process no longer exists and its pid has been reused"
+					       : NULL);
+		return -1;
+	}
+	*when = taskdiag_sample_time(s->s);
+	if (task_cpu_ns(t, ns)) {
+		access_denied(p);
+		err = -1;
+	}
+	Py_DECREF(s);
+	return err;
+}
+
+/* psutil's figure: % of one CPU, rounded to 0.1 (0.0 over no time). */
+static PyObject *cpu_share(uint64_t t1, uint64_t c1, uint64_t t2, uint64_t c2)
+{
+	double pct;
+
+	if (t2 <= t1 || c2 < c1)
+		return PyFloat_FromDouble(0.0);
+	pct = (double)(c2 - c1) / (double)(t2 - t1) * 100;
+	return PyFloat_FromDouble(round(pct * 10) / 10);
+}
+
+/*
+ * psutil's cpu_percent(None): % of one CPU since the previous call on this
+ * object. The first call of one from process_iter() (or a diff) gives the
+ * diff's figure (0.0 without one) and takes the record as the baseline; the
+ * first call of any other reads the task and gives 0.0, as psutil's.
+ */
 static PyObject *a_cpu_percent(ProcessObject *p)
 {
+	uint64_t when, ns;
+	PyObject *v;
 	int ok;
-	PyObject *v = derived(p, TASKDIAG_DERIVED_CPU, &ok);
 
-	if (ok && v) {
-		double x = PyFloat_AS_DOUBLE(v);
+	if (!p->cpu_have && (p->diff || p->from_iter)) {
+		v = derived(p, TASKDIAG_DERIVED_CPU, &ok);
+		if (ok && v) {
+			double x = PyFloat_AS_DOUBLE(v);
 
-		Py_DECREF(v);
-		return PyFloat_FromDouble(round(x * 10) / 10);
+			Py_SETREF(v, PyFloat_FromDouble(round(x * 10) / 10));
+		} else if (!ok) {
+			v = PyFloat_FromDouble(0.0);
+		}
+		if (v && !task_cpu_ns(p->task, &p->cpu_ns)) {
+			p->cpu_time = taskdiag_sample_time(p->sample->s);
+			p->cpu_have = 1;
+		}
+		return v;
 	}
-	return PyFloat_FromDouble(0.0);
+	if (cpu_now(p, &when, &ns))
+		return NULL;
+	v = p->cpu_have ? cpu_share(p->cpu_time, p->cpu_ns, when, ns) : PyFloat_FromDouble(0.0);
+	p->cpu_time = when;
+	p->cpu_ns = ns;
+	p->cpu_have = 1;
+	return v;
 }
 
 /*
  * Each psutil-named value but pid (a property): X(name, groups, doc); its
- * getter is a_<name>().
+ * getter is a_<name>(). Each is a method without arguments too, but
+ * cpu_percent (which takes interval): PS_ATTRS_1 and PS_ATTRS_2 are the others.
  */
 #define G_B TASKDIAG_GROUP_BASE
 #define G_S TASKDIAG_GROUP_STAT
-#define PS_ATTRS(X)								\
+#define PS_ATTRS(X) PS_ATTRS_1(X) PS_ATTR_CPU_PERCENT(X) PS_ATTRS_2(X)
+#define PS_ATTRS_1(X)								\
 	X(ppid, G_B, "The parent's pid.")					\
 	X(name, G_B | TASKDIAG_GROUP_CMDLINE,					\
 	  "The command name (argv[0]'s base name when the kernel's 15 characters begin it).") \
@@ -866,9 +1005,11 @@ static PyObject *a_cpu_percent(ProcessObject *p)
 	X(num_ctx_switches, TASKDIAG_GROUP_STATUS, "pctxsw(voluntary, involuntary).") \
 	X(cpu_times, G_S,							\
 	  "pcputimes(user, system, children_user, children_system, iowait), seconds.") \
-	X(cpu_num, G_S, "The CPU it last ran on.")				\
+	X(cpu_num, G_S, "The CPU it last ran on.")
+#define PS_ATTR_CPU_PERCENT(X)							\
 	X(cpu_percent, G_B | G_S,						\
-	  "% of one CPU since the previous read of the same kind (0.0 at the first).") \
+	  "% of one CPU since the previous call (0.0 at the first).")
+#define PS_ATTRS_2(X)								\
 	X(create_time, G_B, "When it started, seconds since the epoch.")	\
 	X(memory_info, TASKDIAG_GROUP_STATM,					\
 	  "pmem(rss, vms, shared, text, lib, data, dirty), bytes.")		\
@@ -1090,28 +1231,220 @@ static PyObject *process_rates(ProcessObject *self, PyObject *unused)
 	return d;
 }
 
-static PyObject *process_children(ProcessObject *self, PyObject *unused)
+/* cpu_percent(interval=None): blocking over interval seconds when it is > 0. */
+static PyObject *process_cpu_percent(ProcessObject *self, PyObject *args, PyObject *kw)
 {
-	SampleObject *s = sample_take(self->sample->backend, TASKDIAG_SCOPE_CHILDREN, self->pid,
-				      TD_PY_GROUPS);
+	static char *kwlist[] = { "interval", NULL };
+	PyObject *io = Py_None, *time_mod, *r;
+	uint64_t t1, c1, t2, c2;
+	double interval = 0;
+
+	if (!PyArg_ParseTupleAndKeywords(args, kw, "|O:cpu_percent", kwlist, &io))
+		return NULL;
+	if (io != Py_None) {
+		interval = PyFloat_AsDouble(io);
+		if (interval == -1 && PyErr_Occurred())
+			return NULL;
+		if (interval < 0)
+			return PyErr_Format(PyExc_ValueError, "interval is not positive (got %R)", io);
+	}
+	if (!(interval > 0))
+		return attr_value(self, A_cpu_percent);
+	if (cpu_now(self, &t1, &c1))
+		return NULL;
+	/* time.sleep(): interruptible (KeyboardInterrupt), the GIL released */
+	time_mod = PyImport_ImportModule("time");
+	if (!time_mod)
+		return NULL;
+	r = PyObject_CallMethod(time_mod, "sleep", "d", interval);
+	Py_DECREF(time_mod);
+	if (!r)
+		return NULL;
+	Py_DECREF(r);
+	if (cpu_now(self, &t2, &c2))
+		return NULL;
+	self->cpu_time = t2;
+	self->cpu_ns = c2;
+	self->cpu_have = 1;
+	return cpu_share(t1, c1, t2, c2);
+}
+
+/* Sort records by parent pid, then by their order in the sample (ascending pid). */
+struct by_ppid {
+	uint64_t ppid;
+	size_t i;
+};
+
+static int by_ppid_cmp(const void *a, const void *b)
+{
+	const struct by_ppid *x = a, *y = b;
+
+	if (x->ppid != y->ppid)
+		return x->ppid < y->ppid ? -1 : 1;
+	return x->i < y->i ? -1 : x->i > y->i;
+}
+
+/*
+ * Every descendant of @pid in @s (all processes, with base), as psutil walks
+ * them: a stack from @pid; each popped pid's children (by ascending pid)
+ * appended to the result and pushed, if they started no earlier than @self.
+ */
+static PyObject *descendants(ProcessObject *self, SampleObject *s, uint64_t self_start)
+{
+	size_t n = taskdiag_sample_count(s->s), i, top = 0, lo, hi;
+	struct by_ppid *map = PyMem_Calloc(n ? n : 1, sizeof(*map));
+	size_t *stack = PyMem_Calloc(n + 1, sizeof(*stack));	/* record index + 1; 0: self */
+	char *seen = PyMem_Calloc(n ? n : 1, 1);
+	PyObject *list = PyList_New(0);
+
+	if (!map || !stack || !seen || !list) {
+		Py_CLEAR(list);
+		PyErr_NoMemory();
+		goto out;
+	}
+	for (i = 0; i < n; i++) {
+		const struct taskdiag_task *t = taskdiag_sample_task(s->s, i);
+
+		map[i].i = i;
+		if (taskdiag_task_get_u64(t, TASKDIAG_ITEM_BASE_PPID, &map[i].ppid))
+			map[i].ppid = UINT64_MAX;
+		if (taskdiag_task_pid(t) == self->pid)
+			seen[i] = 1;	/* a cycle through a reused pid ends here */
+	}
+	qsort(map, n, sizeof(*map), by_ppid_cmp);
+	stack[top++] = 0;
+	while (top) {
+		size_t at = stack[--top];
+		pid_t pid = at ? taskdiag_task_pid(taskdiag_sample_task(s->s, at - 1)) : self->pid;
+
+		/* the first record whose parent is pid */
+		lo = 0;
+		hi = n;
+		while (lo < hi) {
+			size_t mid = lo + (hi - lo) / 2;
+
+			if (map[mid].ppid < (uint64_t)pid)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		for (; lo < n && map[lo].ppid == (uint64_t)pid; lo++) {
+			const struct taskdiag_task *t = taskdiag_sample_task(s->s, map[lo].i);
+			PyObject *c;
+
+			if (seen[map[lo].i] || start_ticks(t) < self_start)
+				continue;
+			seen[map[lo].i] = 1;
+			c = (PyObject *)process_make(s, t, NULL, 0);
+			if (!c || PyList_Append(list, c)) {
+				Py_XDECREF(c);
+				Py_CLEAR(list);
+				goto out;
+			}
+			Py_DECREF(c);
+			stack[top++] = map[lo].i + 1;
+		}
+	}
+out:
+	PyMem_Free(map);
+	PyMem_Free(stack);
+	PyMem_Free(seen);
+	return list;
+}
+
+static PyObject *process_children(ProcessObject *self, PyObject *args, PyObject *kw)
+{
+	static char *kwlist[] = { "recursive", NULL };
+	int recursive = 0;
+	uint64_t self_start;
+	SampleObject *s;
 	PyObject *list;
 	size_t i, n;
 
-	(void)unused;
+	if (!PyArg_ParseTupleAndKeywords(args, kw, "|p:children", kwlist, &recursive) ||
+	    process_need(self, G_B))
+		return NULL;
+	self_start = start_ticks(self->task);
+	if (recursive) {
+		/*
+		 * Every process's parent and start time, once; each child's other
+		 * values are read when first asked (as by a process_iter(attrs)).
+		 */
+		s = sample_take(self->sample->backend, TASKDIAG_SCOPE_ALL_PROCESSES, 0, G_B);
+		if (!s)
+			return NULL;
+		list = descendants(self, s, self_start);
+		Py_DECREF(s);
+		return list;
+	}
+	s = sample_take(self->sample->backend, TASKDIAG_SCOPE_CHILDREN, self->pid, TD_PY_GROUPS);
 	if (!s)
 		return NULL;
 	n = taskdiag_sample_count(s->s);
-	list = PyList_New((Py_ssize_t)n);
+	list = PyList_New(0);
 	for (i = 0; list && i < n; i++) {
-		PyObject *c = (PyObject *)process_make(s, taskdiag_sample_task(s->s, i), NULL, 0);
+		const struct taskdiag_task *t = taskdiag_sample_task(s->s, i);
+		PyObject *c;
 
-		if (!c)
+		/* as psutil: a child older than its parent has a reused pid's parent */
+		if (start_ticks(t) < self_start)
+			continue;
+		c = (PyObject *)process_make(s, t, NULL, 0);
+		if (!c || PyList_Append(list, c))
 			Py_CLEAR(list);
-		else
-			PyList_SET_ITEM(list, (Py_ssize_t)i, c);
+		Py_XDECREF(c);
 	}
 	Py_DECREF(s);
 	return list;
+}
+
+/* psutil's is_running(): gone, or its pid reused, is not running; a zombie is. */
+static PyObject *process_is_running(ProcessObject *self, PyObject *unused)
+{
+	const struct taskdiag_task *t;
+	SampleObject *s;
+	int reused;
+
+	(void)unused;
+	if (self->gone || self->reused)
+		Py_RETURN_FALSE;
+	if (process_need(self, G_B) || read_again(self, 0, &s, &t, &reused))
+		return NULL;
+	if (!s) {
+		self->gone = !reused;
+		self->reused = reused;
+		Py_RETURN_FALSE;
+	}
+	Py_DECREF(s);
+	Py_RETURN_TRUE;
+}
+
+/* psutil's identity: pid and create time (start time in clock ticks). */
+static PyObject *process_richcompare(PyObject *a, PyObject *b, int op)
+{
+	ProcessObject *x = (ProcessObject *)a, *y = (ProcessObject *)b;
+	int eq;
+
+	if (!PyObject_TypeCheck(a, &ProcessType) || !PyObject_TypeCheck(b, &ProcessType) ||
+	    (op != Py_EQ && op != Py_NE))
+		Py_RETURN_NOTIMPLEMENTED;
+	eq = x->pid == y->pid && start_ticks(x->task) == start_ticks(y->task);
+	if (op == Py_NE)
+		eq = !eq;
+	return PyBool_FromLong(eq);
+}
+
+static Py_hash_t process_hash(ProcessObject *self)
+{
+	PyObject *ident = Py_BuildValue("(iK)", (int)self->pid,
+					(unsigned long long)start_ticks(self->task));
+	Py_hash_t h;
+
+	if (!ident)
+		return -1;
+	h = PyObject_Hash(ident);
+	Py_DECREF(ident);
+	return h;
 }
 
 static PyObject *process_new_pid(enum taskdiag_backend be, pid_t pid)
@@ -1231,11 +1564,22 @@ static PyObject *process_oneshot(PyObject *self, PyObject *unused)
 		(void)unused;							\
 		return attr_value((ProcessObject *)self, A_##n);		\
 	}
-PS_ATTRS(X_METH)
+PS_ATTRS_1(X_METH)
+PS_ATTRS_2(X_METH)
 #define X_DEF(n, g, d) { #n, m_##n, METH_NOARGS, #n "()\n\n" d },
 
 static PyMethodDef process_methods[] = {
-	PS_ATTRS(X_DEF)
+	PS_ATTRS_1(X_DEF)
+	PS_ATTRS_2(X_DEF)
+	{ "cpu_percent", (PyCFunction)(void (*)(void))process_cpu_percent,
+	  METH_VARARGS | METH_KEYWORDS,
+	  "cpu_percent(interval=None) -> float\n\n"
+	  "% of one CPU, as psutil's: with interval > 0, over that many seconds (blocking);\n"
+	  "else since the previous call on this object, 0.0 at the first (from process_iter(),\n"
+	  "since the previous process_iter() of the same kind)." },
+	{ "is_running", (PyCFunction)process_is_running, METH_NOARGS,
+	  "is_running() -> bool\n\nWhether the process still runs (a zombie does), and its pid "
+	  "was not reused:\nthe task with its pid started when this one did (read now)." },
 	{ "as_dict", (PyCFunction)(void (*)(void))process_as_dict, METH_VARARGS | METH_KEYWORDS,
 	  "as_dict(attrs=None, ad_value=None) -> dict\n\nThe values named in attrs (all of "
 	  "taskdiag.ATTRS by default); those the caller may not see are ad_value." },
@@ -1244,8 +1588,10 @@ static PyMethodDef process_methods[] = {
 	{ "rates", (PyCFunction)process_rates, METH_NOARGS,
 	  "rates() -> dict\n\nThe values the library derives over the interval of a diff "
 	  "('cpu', 'minflt_rate', ...; None where there is none)." },
-	{ "children", (PyCFunction)process_children, METH_NOARGS,
-	  "children() -> list of Process\n\nThe processes whose parent this is (read now)." },
+	{ "children", (PyCFunction)(void (*)(void))process_children, METH_VARARGS | METH_KEYWORDS,
+	  "children(recursive=False) -> list of Process\n\nThe processes whose parent this is, "
+	  "or (recursive) all its descendants,\nin psutil's order; those that started before "
+	  "this one (a reused pid) left out (read now)." },
 	{ "parent", (PyCFunction)process_parent, METH_NOARGS,
 	  "parent() -> Process or None\n\nThe parent process (read now)." },
 	{ "oneshot", (PyCFunction)process_oneshot, METH_NOARGS,
@@ -1268,6 +1614,8 @@ static PyTypeObject ProcessType = {
 	.tp_basicsize = sizeof(ProcessObject),
 	.tp_dealloc = (destructor)process_dealloc,
 	.tp_repr = (reprfunc)process_repr,
+	.tp_hash = (hashfunc)process_hash,
+	.tp_richcompare = process_richcompare,
 	.tp_flags = Py_TPFLAGS_DEFAULT,
 	.tp_doc = "Process(pid=None, backend='auto')\n\n"
 		  "One task as read at one moment: by process_iter(), a Sample, a diff, or alone\n"
@@ -1287,6 +1635,7 @@ typedef struct {
 	size_t i, n;
 	PyObject *ids;	/* NULL: no info dict */
 	PyObject *ad_value;
+	int from_iter;	/* process_iter()'s: a baseline for cpu_percent() */
 } IterObject;
 
 static void iter_dealloc(IterObject *self)
@@ -1306,6 +1655,8 @@ static PyObject *iter_next(IterObject *self)
 							   : taskdiag_sample_task(self->sample->s, i);
 		ProcessObject *p = process_make(self->sample, t, self->diff, (Py_ssize_t)i);
 
+		if (p)
+			p->from_iter = self->from_iter;
 		if (!p || !self->ids)
 			return (PyObject *)p;
 		p->info = process_dict(p, self->ids, self->ad_value);
@@ -1346,6 +1697,7 @@ static PyObject *iter_make(SampleObject *s, DiffObject *d, PyObject *ids, PyObje
 	it->ids = ids;
 	Py_INCREF(ad);
 	it->ad_value = ad;
+	it->from_iter = 0;
 	return (PyObject *)it;
 }
 
@@ -1505,6 +1857,8 @@ static PyObject *m_process_iter(PyObject *mod, PyObject *args, PyObject *kw)
 	ids = attrs_to_ids(attrs, &groups);
 	if (!ids)
 		return NULL;
+	/* base always: the start time is a Process's identity (==, hash, is_running()) */
+	groups |= G_B;
 	s = sample_take(be, threads ? TASKDIAG_SCOPE_ALL_THREADS : TASKDIAG_SCOPE_ALL_PROCESSES, 0,
 			groups);
 	if (!s)
@@ -1521,6 +1875,8 @@ static PyObject *m_process_iter(PyObject *mod, PyObject *args, PyObject *kw)
 		Py_XSETREF(*last, s);
 	}
 	it = iter_make(s, d, attrs == Py_None ? NULL : ids, ad);
+	if (it && (groups & G_S))
+		((IterObject *)it)->from_iter = 1;
 out:
 	Py_XDECREF(d);
 	Py_XDECREF(s);
@@ -1597,6 +1953,45 @@ static PyObject *m_pids(PyObject *mod, PyObject *args, PyObject *kw)
 	return list;
 }
 
+/* psutil's pid_exists(): a process (not a thread id) with this pid, zombies included. */
+static PyObject *m_pid_exists(PyObject *mod, PyObject *args, PyObject *kw)
+{
+	static char *kwlist[] = { "pid", "backend", NULL };
+	const char *bs = "auto";
+	enum taskdiag_backend be;
+	PyObject *pido;
+	SampleObject *s;
+	long long pid;
+	uint64_t tgid;
+	int overflow, yes;
+
+	(void)mod;
+	if (!PyArg_ParseTupleAndKeywords(args, kw, "O|s:pid_exists", kwlist, &pido, &bs) ||
+	    parse_backend(bs, &be))
+		return NULL;
+	if (!PyLong_Check(pido))
+		return PyErr_Format(PyExc_TypeError, "pid must be an integer (got %R)", pido);
+	pid = PyLong_AsLongLongAndOverflow(pido, &overflow);
+	if (pid == -1 && PyErr_Occurred())
+		return NULL;
+	/* pid 0 is no process on Linux (psutil: 0 in pids(), False) */
+	if (overflow || pid <= 0 || pid > INT32_MAX)
+		Py_RETURN_FALSE;
+	s = sample_take(be, TASKDIAG_SCOPE_TASK, (pid_t)pid, 0);
+	if (!s) {
+		if (!PyErr_ExceptionMatches(Exc_NoSuchProcess))
+			return NULL;
+		PyErr_Clear();
+		Py_RETURN_FALSE;
+	}
+	/* a thread's id names a task too: as psutil, only a process's pid counts */
+	yes = taskdiag_sample_count(s->s) &&
+	      !taskdiag_task_get_u64(taskdiag_sample_task(s->s, 0), TASKDIAG_ITEM_TGID, &tgid) &&
+	      tgid == (uint64_t)pid;
+	Py_DECREF(s);
+	return PyBool_FromLong(yes);
+}
+
 static PyObject *m_backend(PyObject *mod, PyObject *args)
 {
 	const char *bs = "auto";
@@ -1648,6 +2043,9 @@ static PyMethodDef module_methods[] = {
 	  "diff(older, newer, ncpu=0) -> Diff\n\nCompare two samples: CPU shares and rates." },
 	{ "pids", (PyCFunction)(void (*)(void))m_pids, METH_VARARGS | METH_KEYWORDS,
 	  "pids(threads=False, backend='auto') -> list of int" },
+	{ "pid_exists", (PyCFunction)(void (*)(void))m_pid_exists, METH_VARARGS | METH_KEYWORDS,
+	  "pid_exists(pid, backend='auto') -> bool\n\n"
+	  "Whether a process with this pid exists (a zombie does; a thread id is not a pid)." },
 	{ "backend", (PyCFunction)m_backend, METH_VARARGS,
 	  "backend(backend='auto') -> 'netlink' or 'procfs'\n\nWhat a read would use." },
 	{ "_setup", (PyCFunction)m_setup, METH_VARARGS, NULL },
@@ -1736,7 +2134,7 @@ PyMODINIT_FUNC PyInit__taskdiag(void)
 	m = PyModule_Create(&moduledef);
 	if (!m)
 		return NULL;
-	if (build_attrs(m))
+	if (build_attrs(m) || PyModule_AddStringConstant(m, "__version__", TD_PY_VERSION))
 		goto err;
 	Py_INCREF(&ProcessType);
 	Py_INCREF(&SampleType);

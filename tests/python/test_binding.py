@@ -263,5 +263,17 @@ class Api(unittest.TestCase):
             child.wait()
 
 
+class Version(unittest.TestCase):
+    def test_version(self):
+        """__version__ is project()'s VERSION in the top CMakeLists.txt (as setup.py's)."""
+        import re
+        top = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..",
+                           "CMakeLists.txt")
+        with open(top) as f:
+            want = re.search(r"project\(\s*\w+\s+VERSION\s+([0-9.]+)", f.read()).group(1)
+        self.assertEqual(taskdiag.__version__, want)
+        self.assertEqual(taskdiag.version_info, tuple(int(x) for x in want.split(".")))
+
+
 if __name__ == "__main__":
     unittest.main(verbosity=1)

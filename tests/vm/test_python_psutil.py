@@ -18,6 +18,16 @@ on their own, memory both ways; a kworker's name too, which the kernel gives
 after the work it runs). A cmdline longer than 4096 bytes, which is what
 task_diag sends of it, must be psutil's cut there.
 
+Then psutil's idioms, on processes this test starts (check_api): children()
+and children(recursive=True) of this process and of a tree with
+grandchildren and a great-grandchild (zombies included, as psutil's);
+cpu_percent(interval=1.0) of a busy child measured over the same second by
+both, and cpu_percent() (0.0 at the first call, then since the last call);
+is_running() of a live child, a zombie and a reaped one; pid_exists() of a
+live process, a zombie, a thread id (False, as psutil's), a pid that just
+exited, 0 and -1; Process equality and hashing (equal when pid and create
+time are); __version__ a str as psutil's.
+
 Usage: test_python_psutil.py BACKEND... [--expect-fallback]
   BACKEND            netlink, procfs or auto (each in turn)
   --expect-fallback  auto without the module: a ProcfsFallbackWarning
@@ -26,9 +36,11 @@ Usage: test_python_psutil.py BACKEND... [--expect-fallback]
 """
 import os
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 import warnings
 
@@ -108,6 +120,197 @@ def check(name, a, v, b, fixture):
     return False
 
 
+def started(argv):
+    """A child running argv, once /proc shows it exec'd."""
+    p = subprocess.Popen(argv)
+    want = ("\0".join(argv) + "\0").encode()
+    while open("/proc/%d/cmdline" % p.pid, "rb").read() != want:
+        time.sleep(0.01)
+    return p
+
+
+def pids_of(procs):
+    return sorted(p.pid for p in procs)
+
+
+def cpu_pair(busy, backend, interval):
+    """cpu_percent(interval) of busy by taskdiag and psutil, over the same
+    interval (two threads, started together), and how far apart in time the
+    two measurements began and ended (seconds)."""
+    out, go = {}, threading.Barrier(2)
+
+    def measure(key, proc):
+        go.wait()
+        t0 = time.monotonic()
+        out[key] = proc.cpu_percent(interval=interval)
+        out[key + "_t"] = (t0, time.monotonic())
+
+    ps = threading.Thread(target=measure, args=("ps", psutil.Process(busy)))
+    ps.start()
+    measure("td", taskdiag.Process(busy, backend=backend))
+    ps.join()
+    skew = (abs(out["td_t"][0] - out["ps_t"][0]) + abs(out["td_t"][1] - out["ps_t"][1]))
+    return out["td"], out["ps"], skew
+
+
+def check_api(backend):
+    """psutil's idioms against psutil on this test's own processes: a list of errors."""
+    errors = []
+
+    def expect(what, td, ps):
+        if td != ps:
+            errors.append("%s: taskdiag %r, psutil %r" % (what, td, ps))
+
+    me, hz = os.getpid(), os.sysconf("SC_CLK_TCK")
+    # A tree: sh -> (sleep, sleep, sh -> sleep); a zombie child (sh whose child
+    # exited unreaped, as spawn_fixtures's); a busy child.
+    # (each in a process group of its own: the cleanup kills every member)
+    tree = subprocess.Popen(["sh", "-c", "sleep 1000 & sleep 1000 & "
+                             "sh -c 'sleep 1000 & wait' & wait"], start_new_session=True)
+    zparent = subprocess.Popen(["sh", "-c", "sleep 0 & exec sleep 1000"],
+                               start_new_session=True)
+    busy = started(["sh", "-c", "while :; do :; done"])
+    procs = [tree, zparent, busy]
+    try:
+        end = time.time() + 30
+        while time.time() < end:  # until the tree's four sleeps and shells have exec'd
+            d = psutil.Process(tree.pid).children(recursive=True)
+            try:
+                names = sorted(c.cmdline()[0] for c in d)
+                zdone = [c.status() for c in psutil.Process(zparent.pid).children()]
+            except psutil.Error:
+                names = zdone = None
+            if (names == ["sh", "sleep", "sleep", "sleep"] and zdone == ["zombie"]
+                    and psutil.Process(zparent.pid).cmdline() == ["sleep", "1000"]):
+                break
+            time.sleep(0.05)
+        else:
+            errors.append("the fixture tree did not start")
+
+        def children():
+            # children(): this process, the tree's top, and recursive
+            for pid in (me, tree.pid, zparent.pid):
+                for rec in (False, True):
+                    td = taskdiag.Process(pid, backend=backend).children(recursive=rec)
+                    ps = psutil.Process(pid).children(recursive=rec)
+                    expect("Process(%d).children(recursive=%s) pids" % (pid, rec),
+                           pids_of(td), pids_of(ps))
+                    # psutil's order: a depth-first walk from the last child
+                    expect("Process(%d).children(recursive=%s) order" % (pid, rec),
+                           [p.pid for p in td], [p.pid for p in ps])
+            expect("len(children(recursive=True)) of the tree",
+                   len(taskdiag.Process(tree.pid, backend=backend).children(recursive=True)), 4)
+
+        def equality():
+            # equality and hashing: pid and create time
+            a, b = taskdiag.Process(tree.pid, backend=backend), taskdiag.Process(tree.pid, backend=backend)
+            c = taskdiag.Process(zparent.pid, backend=backend)
+            pa, pb, pc = (psutil.Process(x) for x in (tree.pid, tree.pid, zparent.pid))
+            expect("a == b", a == b, pa == pb)
+            expect("a != b", a != b, pa != pb)
+            expect("a == c", a == c, pa == pc)
+            expect("a != c", a != c, pa != pc)
+            expect("hash(a) == hash(b)", hash(a) == hash(b), hash(pa) == hash(pb))
+            expect("len({a, b, c})", len({a, b, c}), len({pa, pb, pc}))
+            expect("a == pid", a == tree.pid, pa == tree.pid)
+            listed = [p for p in taskdiag.process_iter(["name"], backend=backend) if p.pid == tree.pid]
+            expect("process_iter's == Process(pid)", listed == [a], True)
+            expect("a in children of this process",
+                   a in taskdiag.Process(me, backend=backend).children(),
+                   pa in psutil.Process(me).children())
+
+        def cpu_blocking():
+            # cpu_percent, blocking: the same second, measured by both
+            td, ps, skew = cpu_pair(busy.pid, backend, 1.0)
+            # each figure is whole clock ticks (psutil's, and /proc's) over the
+            # interval: less than a tick off at each end, so 2 ticks in all; the
+            # two intervals began and ended skew seconds apart, each second of
+            # which the busy child may have run for; 0.1 is the rounding.
+            tol = 100 * (2.0 / hz + skew) / 1.0 + 0.1
+            if not (abs(td - ps) <= tol and td > 10):
+                errors.append("cpu_percent(interval=1.0) of a busy child: taskdiag %r, psutil %r "
+                              "(tolerance %.2f)" % (td, ps, tol))
+
+        def cpu_nonblocking():
+            # non-blocking: 0.0 at the first call, then since the last call
+            ptd, pps = taskdiag.Process(busy.pid, backend=backend), psutil.Process(busy.pid)
+            t0 = time.monotonic()
+            expect("first cpu_percent()", ptd.cpu_percent(), pps.cpu_percent())
+            t1 = time.monotonic()
+            time.sleep(1.0)
+            t2 = time.monotonic()
+            td = ptd.cpu_percent(None)
+            ps = pps.cpu_percent(None)
+            t3 = time.monotonic()
+            tol = 100 * (2.0 / hz + (t1 - t0) + (t3 - t2)) / (t2 - t1) + 0.1
+            if not (abs(td - ps) <= tol and td > 10):
+                errors.append("cpu_percent() a second after the first: taskdiag %r, psutil %r "
+                              "(tolerance %.2f)" % (td, ps, tol))
+            sleeper = [p.pid for p in psutil.Process(tree.pid).children() if p.name() == "sleep"][0]
+            ptd, pps = taskdiag.Process(sleeper, backend=backend), psutil.Process(sleeper)
+            ptd.cpu_percent(), pps.cpu_percent()
+            time.sleep(0.3)
+            expect("cpu_percent() of a sleeping child", ptd.cpu_percent(), pps.cpu_percent())
+            try:
+                ptd.cpu_percent(interval=-1)
+            except ValueError:
+                pass
+            else:
+                errors.append("cpu_percent(interval=-1) did not raise ValueError")
+
+        def running():
+            # is_running() and pid_exists(): alive, a zombie, gone; a thread id
+            zombie = [p.pid for p in psutil.Process(zparent.pid).children()][0]
+            ev = threading.Event()
+            th = threading.Thread(target=ev.wait)
+            th.start()
+            try:
+                for what, pid in (("this process", me), ("a zombie", zombie),
+                                  ("a thread id", th.native_id), ("pid 0", 0), ("pid -1", -1)):
+                    expect("pid_exists(%s)" % what, taskdiag.pid_exists(pid, backend=backend),
+                           psutil.pid_exists(pid))
+            finally:
+                ev.set()
+                th.join()
+            ptd, pps = taskdiag.Process(zombie, backend=backend), psutil.Process(zombie)
+            expect("is_running() of a zombie", ptd.is_running(), pps.is_running())
+            ptd, pps = taskdiag.Process(busy.pid, backend=backend), psutil.Process(busy.pid)
+            expect("is_running() of a live child", ptd.is_running(), pps.is_running())
+            busy.kill()
+            busy.wait()
+            expect("is_running() of a reaped child", ptd.is_running(), pps.is_running())
+            expect("pid_exists() of a reaped child", taskdiag.pid_exists(busy.pid, backend=backend),
+                   psutil.pid_exists(busy.pid))
+            try:
+                ptd.cpu_percent()
+            except taskdiag.NoSuchProcess:
+                pass
+            else:
+                errors.append("cpu_percent() of a reaped child did not raise NoSuchProcess")
+
+        def version():
+            expect("type(__version__)", type(taskdiag.__version__), type(psutil.__version__))
+            expect("version_info", taskdiag.version_info,
+                   tuple(int(x) for x in taskdiag.__version__.split(".")))
+
+        # each check on its own: one that raises is a mismatch, the others still run
+        for check in (children, equality, cpu_blocking, cpu_nonblocking, running, version):
+            try:
+                check()
+            except Exception as e:  # noqa: BLE001 (a missing API fails its check only)
+                errors.append("%s: %r" % (check.__name__, e))
+    finally:
+        for p in procs:
+            if p is not busy:
+                try:
+                    os.killpg(p.pid, signal.SIGKILL)
+                except ProcessLookupError:
+                    pass
+            p.kill()
+            p.wait()
+    return errors
+
+
 def run(backend, expect_fallback):
     if expect_fallback:
         try:
@@ -151,11 +354,16 @@ def run(backend, expect_fallback):
     missing = fixtures - fixtures_seen
     for e in errors[:50]:
         print("MISMATCH", e)
+    api = check_api(backend)
+    for e in api:
+        print("API MISMATCH", e)
+    print("backend %s: psutil's children, cpu_percent, is_running, pid_exists, ==, hash, "
+          "__version__: %d mismatches" % (backend, len(api)))
     print("backend %s (%s), uid %d: %d process reads compared over %d rounds, %d attributes "
           "each; %d values psutil could not read; %d mismatches; fixtures missing: %s"
           % (backend, used, os.getuid(), compared, ROUNDS, len(ATTRS), denied, len(errors),
              sorted(missing) or "none"))
-    return 1 if errors or missing or compared < len(fixtures) else 0
+    return 1 if errors or api or missing or compared < len(fixtures) else 0
 
 
 def main():
