@@ -9,6 +9,7 @@
  * line against ps.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <grp.h>
 #include <inttypes.h>
 #include <langinfo.h>
@@ -489,9 +490,21 @@ static void put_tty(struct tdbuf *b, uint32_t nr)
 		tdbuf_addc(b, '?');
 }
 
+/* tty, tt, tname, tty8, longtname; tty4 (item 1): without "tty" or "pts/" */
 static void f_tty(struct tdbuf *b, const struct psf_arg *a)
 {
+	size_t at = b->len, skip = 0;
+
 	put_tty(b, (uint32_t)num(a->t, TASKDIAG_ITEM_BASE_TTY_NR));
+	if (!a->item)
+		return;
+	/* as ps: each prefix only when something follows it */
+	if (b->len - at > 3 && !strncmp(b->p + at, "tty", 3))
+		skip = 3;
+	if (b->len - at > skip + 4 && !strncmp(b->p + at + skip, "pts/", 4))
+		skip += 4;
+	memmove(b->p + at, b->p + at + skip, b->len - at - skip + 1);
+	b->len -= skip;
 }
 
 static void put_hms(struct tdbuf *b, uint64_t s, bool short_form)
@@ -616,9 +629,24 @@ static void f_stime(struct tdbuf *b, const struct psf_arg *a)
 	}
 }
 
+/*
+ * The CPU time that %cpu, c and bsdtime show: with S (--cumulative), that
+ * of the task's waited-for dead children too, as ps's TICS_ALL_C (time and
+ * times never add them, in ps either).
+ */
+static uint64_t share_ticks(const struct psf_arg *a)
+{
+	uint64_t t = cpu_ticks(a->t, a->cx);
+
+	if (a->cx->cumulative)
+		t += ticks(a->cx, num(a->t, TASKDIAG_ITEM_STAT_CUTIME)) +
+		     ticks(a->cx, num(a->t, TASKDIAG_ITEM_STAT_CSTIME));
+	return t;
+}
+
 static uint64_t pcpu_tenths(const struct psf_arg *a)
 {
-	uint64_t cs = elapsed_cs(a->t, a->cx), used_cs = cpu_ticks(a->t, a->cx) * 100 / a->cx->hz;
+	uint64_t cs = elapsed_cs(a->t, a->cx), used_cs = share_ticks(a) * 100 / a->cx->hz;
 
 	return cs ? used_cs * 1000 / cs : 0;
 }
@@ -646,10 +674,18 @@ static void f_c(struct tdbuf *b, const struct psf_arg *a)
 	tdbuf_addu_w(b, pcpu > 99 ? 99 : pcpu, 2);
 }
 
+/* cp: %cpu in tenths without the point, at most 999, as ps's pr_cp() */
+static void f_cp(struct tdbuf *b, const struct psf_arg *a)
+{
+	uint64_t t = pcpu_tenths(a);
+
+	tdbuf_addu_w(b, t > 999 ? 999 : t, 3);
+}
+
 /* bsdtime: minutes and seconds of CPU time, padded by ps itself */
 static void f_bsdtime(struct tdbuf *b, const struct psf_arg *a)
 {
-	uint64_t s = cpu_ticks(a->t, a->cx) / a->cx->hz;
+	uint64_t s = share_ticks(a) / a->cx->hz;
 
 	tdbuf_addu_w(b, s / 60, 3);
 	tdbuf_addc(b, ':');
@@ -659,6 +695,17 @@ static void f_bsdtime(struct tdbuf *b, const struct psf_arg *a)
 static void f_times(struct tdbuf *b, const struct psf_arg *a)
 {
 	tdbuf_addf(b, "%" PRIu64, cpu_ticks(a->t, a->cx) / a->cx->hz);
+}
+
+/* minflt, majflt: with S (--cumulative), the dead children's too, as ps */
+static void f_flt(struct tdbuf *b, const struct psf_arg *a)
+{
+	uint64_t v = num(a->t, a->item);
+
+	if (a->cx->cumulative)
+		v += num(a->t, a->item == TASKDIAG_ITEM_STAT_MINFLT ? TASKDIAG_ITEM_STAT_CMINFLT
+								     : TASKDIAG_ITEM_STAT_CMAJFLT);
+	tdbuf_addu(b, v);
 }
 
 static void f_mask(struct tdbuf *b, const struct psf_arg *a)
@@ -683,7 +730,7 @@ static void f_pmem(struct tdbuf *b, const struct psf_arg *a)
 	tdbuf_addc(b, (char)('0' + tenths % 10));
 }
 
-static void f_comm(struct tdbuf *b, const struct psf_arg *a)
+static void put_comm(struct tdbuf *b, const struct psf_arg *a)
 {
 	const char *comm = "";
 
@@ -691,14 +738,75 @@ static void f_comm(struct tdbuf *b, const struct psf_arg *a)
 	psf_escape(b, comm, strlen(comm), a->cx);
 }
 
+static void proc_path(char *path, size_t n, const struct psf_arg *a, const char *file);
+
+/*
+ * e: a space and the environment after the command, as ps shows it: what
+ * /proc/PID/environ gives this reader (its first 128 KiB), NULs and
+ * newlines as spaces; nothing where it is empty or may not be read.
+ */
+static void put_environ(struct tdbuf *b, const struct psf_arg *a)
+{
+	enum { ENV_MAX = 128 * 1024 };
+	char path[64], *s;
+	size_t n = 0, i;
+	ssize_t r;
+	int fd;
+
+	proc_path(path, sizeof(path), a, "environ");
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return;
+	s = malloc(ENV_MAX);
+	if (!s)
+		td_nomem();
+	while (n < ENV_MAX - 1) {
+		r = read(fd, s + n, ENV_MAX - 1 - n);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0)
+			break;
+		n += (size_t)r;
+	}
+	close(fd);
+	while (n && !s[n - 1])
+		n--;
+	for (i = 0; i < n; i++)
+		if (!s[i] || s[i] == '\n')
+			s[i] = ' ';
+	if (n && s[n - 1] == ' ')
+		n--;
+	if (n) {
+		tdbuf_addc(b, ' ');
+		psf_escape(b, s, n, a->cx);
+	}
+	free(s);
+}
+
+static void f_comm(struct tdbuf *b, const struct psf_arg *a)
+{
+	put_comm(b, a);
+	if (a->cx->bsd_e)
+		put_environ(b, a);
+}
+
+static void put_args(struct tdbuf *b, const struct psf_arg *a);
+
 static void f_args(struct tdbuf *b, const struct psf_arg *a)
+{
+	put_args(b, a);
+	if (a->cx->bsd_e)
+		put_environ(b, a);
+}
+
+static void put_args(struct tdbuf *b, const struct psf_arg *a)
 {
 	const void *data = NULL;
 	size_t n = 0, i;
 	char *s;
 
 	if (a->cx->bsd_c) {
-		f_comm(b, a);
+		put_comm(b, a);
 		return;
 	}
 	taskdiag_task_get_bytes(a->t, TASKDIAG_ITEM_CMDLINE, &data, &n);
@@ -706,7 +814,7 @@ static void f_args(struct tdbuf *b, const struct psf_arg *a)
 		n--;
 	if (!n) {
 		tdbuf_addc(b, '[');
-		f_comm(b, a);
+		put_comm(b, a);
 		tdbuf_addc(b, ']');
 		if (state_of(a->t) == 'Z')
 			tdbuf_add(b, " <defunct>", 10);
@@ -985,10 +1093,11 @@ static const struct psf_spec specs[] = {
 	NUM("%cpu", "%CPU", 4, G_BASE | G_STAT, f_pcpu, 0),
 	NUM("pcpu", "%CPU", 4, G_BASE | G_STAT, f_pcpu, 0),
 	NUM("c", "C", 2, G_BASE | G_STAT, f_c, 0),
-	NUM("minflt", "MINFLT", 6, G_STAT, f_num, TASKDIAG_ITEM_STAT_MINFLT),
-	NUM("min_flt", "MINFL", 6, G_STAT, f_num, TASKDIAG_ITEM_STAT_MINFLT),
-	NUM("majflt", "MAJFLT", 6, G_STAT, f_num, TASKDIAG_ITEM_STAT_MAJFLT),
-	NUM("maj_flt", "MAJFL", 6, G_STAT, f_num, TASKDIAG_ITEM_STAT_MAJFLT),
+	NUM("cp", "CP", 3, G_BASE | G_STAT, f_cp, 0),
+	NUM("minflt", "MINFLT", 6, G_STAT, f_flt, TASKDIAG_ITEM_STAT_MINFLT),
+	NUM("min_flt", "MINFL", 6, G_STAT, f_flt, TASKDIAG_ITEM_STAT_MINFLT),
+	NUM("majflt", "MAJFLT", 6, G_STAT, f_flt, TASKDIAG_ITEM_STAT_MAJFLT),
+	NUM("maj_flt", "MAJFL", 6, G_STAT, f_flt, TASKDIAG_ITEM_STAT_MAJFLT),
 	NUM("pending", "PENDING", 16, G_STATUS, f_mask, TASKDIAG_ITEM_STATUS_SIG_SHARED_PENDING),
 	NUM("sig", "PENDING", 16, G_STATUS, f_mask, TASKDIAG_ITEM_STATUS_SIG_SHARED_PENDING),
 	NUM("blocked", "BLOCKED", 16, G_STATUS, f_mask, TASKDIAG_ITEM_STATUS_SIG_BLOCKED),
@@ -1002,6 +1111,9 @@ static const struct psf_spec specs[] = {
 	TXT("tty", "TT", 8, G_BASE, f_tty, 0),
 	TXT("tt", "TT", 8, G_BASE, f_tty, 0),
 	TXT("tname", "TTY", 8, G_BASE, f_tty, 0),
+	TXT("tty8", "TTY", 8, G_BASE, f_tty, 0),
+	TXT("longtname", "TTY", 8, G_BASE, f_tty, 0),
+	TXT("tty4", "TTY", 4, G_BASE, f_tty, 1),
 	NUM("time", "TIME", 8, G_STAT, f_time, 0),
 	NUM("cputime", "TIME", 8, G_STAT, f_time, 0),
 	NUM("bsdtime", "TIME", 6, G_STAT, f_bsdtime, 0),
@@ -1053,7 +1165,7 @@ int64_t psf_spec_key(const struct psf_spec *sp, const struct psf_arg *a)
 		return taskdiag_task_tgid(t);
 	if (sp->fmt == f_tid)
 		return taskdiag_task_pid(t);
-	if (sp->fmt == f_pcpu || sp->fmt == f_c) {
+	if (sp->fmt == f_pcpu || sp->fmt == f_c || sp->fmt == f_cp) {
 		/* ps compares the share itself, not the tenths it shows */
 		uint64_t cs = elapsed_cs(t, a->cx);
 
@@ -1093,8 +1205,8 @@ int64_t psf_spec_key(const struct psf_spec *sp, const struct psf_arg *a)
 bool psf_spec_is_number(const struct psf_spec *sp)
 {
 	static psf_fmt_fn *const numbers[] = {
-		f_num, f_pid, f_tid, f_kib, f_uss, f_pages, f_nice, f_pri, f_rtprio, f_etimes, f_times,
-		f_pcpu, f_pmem, f_c, f_flags, f_trs, f_drs, f_luid, f_ns,
+		f_num, f_flt, f_pid, f_tid, f_kib, f_uss, f_pages, f_nice, f_pri, f_rtprio, f_etimes, f_times,
+		f_pcpu, f_pmem, f_c, f_cp, f_flags, f_trs, f_drs, f_luid, f_ns,
 	};
 	size_t i;
 

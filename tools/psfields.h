@@ -23,6 +23,8 @@ struct psf_ctx {
 	bool bsd_c;		/* c: args shows the command name */
 	bool utf8;		/* the locale's character set is UTF-8 */
 	bool raw;		/* text as it is, for JSON and CSV (not escaped as ps does) */
+	bool cumulative;	/* S, --cumulative: dead children's CPU time and faults too */
+	bool bsd_e;		/* e: the environment after the command */
 	uint64_t hz;		/* clock ticks per second */
 	uint64_t page_size;
 	uint64_t mem_total_kib;	/* MemTotal of /proc/meminfo */

@@ -795,6 +795,8 @@ int main(int argc, char **argv)
 	if (r.select_bits == 0xffff)
 		o.all = true;
 	psf_ctx_read(&r.cx, r.threads, o.bsd_c);
+	r.cx.cumulative = o.cumulative;
+	r.cx.bsd_e = o.bsd_e;
 	r.my_euid = geteuid();
 	r.lay = (struct layout){
 		.cols = o.col,

@@ -87,6 +87,8 @@ struct tdps_sortkey {
 struct tdps_opts {
 	size_t pid_width;	/* digits of kernel.pid_max */
 	bool all, negate, running_only, quick, bsd, bsd_c, no_header, own_tty;
+	bool cumulative;	/* S, --cumulative */
+	bool bsd_e;		/* e: the environment after the command */
 	unsigned int simple, format_flags, format_mods, thread_flags;
 	enum tdps_tree tree;
 	int wide;		/* how many -w */

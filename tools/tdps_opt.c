@@ -67,6 +67,8 @@ static void usage(void)
 	      " --sort, k         [+|-]SPEC,...\n"
 	      " --forest, f, -H   process trees\n"
 	      " -h, h, --no-headers  no header line;  c  command names for args\n"
+	      " e                 the environment after the command\n"
+	      " S, --cumulative   dead children's CPU time and faults added\n"
 	      " -w, w             wider (twice: unlimited); --cols, --width N\n"
 	      "\n"
 	      "Other:\n"
@@ -665,6 +667,12 @@ static bool bsd_letter(struct tdps_opts *o, struct argv_walk *w, char c, char *r
 	case 'c':
 		o->bsd_c = true;
 		break;
+	case 'e':
+		o->bsd_e = true;
+		break;
+	case 'S':
+		o->cumulative = true;
+		break;
 	case 'f':
 		o->tree = TDPS_TREE_ASCII;
 		break;
@@ -906,7 +914,7 @@ static size_t parse_cols(const char *s)
 enum long_id {
 	L_SORT, L_PPID, L_PID, L_QUICK, L_USER, L_RUSER, L_GROUP, L_RGROUP, L_SID, L_TTY,
 	L_COLS, L_LINES, L_NOHDR, L_FOREST, L_FORMAT, L_DESELECT, L_HELP, L_VERSION, L_BACKEND,
-	L_QUIET_FALLBACK,
+	L_QUIET_FALLBACK, L_CUMULATIVE,
 };
 
 struct long_opt {
@@ -925,7 +933,7 @@ static const struct long_opt long_opts[] = {
 	{ "forest", L_FOREST, false }, { "format", L_FORMAT, true },
 	{ "deselect", L_DESELECT, false }, { "help", L_HELP, false },
 	{ "version", L_VERSION, false }, { "backend", L_BACKEND, true },
-	{ "quiet-fallback", L_QUIET_FALLBACK, false },
+	{ "quiet-fallback", L_QUIET_FALLBACK, false }, { "cumulative", L_CUMULATIVE, false },
 };
 
 static void parse_long(struct tdps_opts *o, struct argv_walk *w, char *s)
@@ -984,6 +992,9 @@ static void parse_long(struct tdps_opts *o, struct argv_walk *w, char *s)
 		break;
 	case L_FOREST:
 		o->tree = TDPS_TREE_ASCII;
+		break;
+	case L_CUMULATIVE:
+		o->cumulative = true;
 		break;
 	case L_FORMAT:
 		format_list(o, TXT_O, arg, "format specification must follow --format");

@@ -22,9 +22,20 @@ rest of the host moves on its own).
   process's, as ps reads it from /proc/PID): tdps must print exactly them,
   with every column after C in place.
 
-Usage: test_tdps_host.py TDPS stat|c
+- forms: BSD e (the environment after the command, also as -ex, ps's
+  stray-dash form of ex), S and --cumulative (the dead children's CPU time
+  in bsdtime, %cpu, c and cp, and their faults in minflt and majflt; time
+  stays the task's own), and the tty4, tty8 and longtname columns, against
+  ps on fixtures of known environment, with 1.5 s of CPU in a waited-for
+  child, and with a pty as controlling terminal. The oracle is checked
+  first (ps shows the environment, adds the children's time, shows the pty).
+  A cell that moves between ps's two runs (the share of a sleeping task
+  falls) passes when it lies between them.
+
+Usage: test_tdps_host.py TDPS stat|c|forms
 """
 import os
+import pty
 import pwd
 import re
 import shutil
@@ -98,14 +109,33 @@ def fixture_lines(out, pid):
                          if len(ln.split()) > col and ln.split()[col] == str(pid)]
 
 
-def compare(tdps, args, pid, what):
-    """tdps ARGS and ps ARGS (before and after): the fixture's lines."""
+def between(td, a, b):
+    """Each cell of td is a's or b's, or a number between theirs (a value that
+    moved between ps's two runs: %cpu, c and cp of a sleeping task fall)."""
+    t, x, y = (ln.split(None, len(a.split()) - 1) for ln in (td, a, b))
+    if len(t) != len(x) or len(x) != len(y):
+        return False
+    for c, u, v in zip(t, x, y):
+        if c in (u, v):
+            continue
+        try:
+            if not min(float(u), float(v)) <= float(c) <= max(float(u), float(v)):
+                return False
+        except ValueError:
+            return False
+    return True
+
+
+def compare(tdps, args, pid, what, moving=False):
+    """tdps ARGS and ps ARGS (before and after): the fixture's lines. moving:
+    a cell that moved between ps's two runs passes within their range."""
     rc1, ps1, _ = run([PS] + args)
     rc, td, err = run([tdps, "--backend", "procfs"] + args)
     rc2, ps2, _ = run([PS] + args)
     a, t, b = (fixture_lines(x, pid) for x in (ps1, td, ps2))
     check(rc == rc1 == 0 and not err, "%s: exit %d (ps %d), stderr %r" % (what, rc, rc1, err))
-    ok = len(t) == len(a) > 1 and all(x in (y, z) for x, y, z in zip(t, a, b))
+    ok = len(t) == len(a) == len(b) > 1 and all(
+        between(x, y, z) if moving else x in (y, z) for x, y, z in zip(t, a, b))
     check(ok, "%s: the fixture's lines are ps's" % what)
     if not ok:
         print("  ps:   " + "\n        ".join(a) + "\n  tdps: " + "\n        ".join(t) +
@@ -211,12 +241,80 @@ def check_c(tdps):
         shutil.rmtree(tmp)
 
 
+def wait_exec(pid, argv):
+    want = ("\0".join(argv) + "\0").encode()
+    for _ in range(6000):
+        with open("/proc/%d/cmdline" % pid, "rb") as f:
+            if f.read() == want:
+                return
+        time.sleep(0.01)
+    raise SystemExit("fixture %d did not exec %r" % (pid, argv))
+
+
+def check_forms(tdps):
+    """e (environment), S and --cumulative (dead children's CPU time and
+    faults), -ex (a stray dash: BSD e and x), tty4, tty8, longtname, cp."""
+    procs = []
+    try:
+        # a known environment: a newline and a tab in it, which ps shows as a
+        # space and (in the C locale) as '.'
+        e = subprocess.Popen(["sleep", "1000"], start_new_session=True,
+                             env={"FOO": "bar", "NL": "x\ny", "TAB": "a\tb"})
+        procs.append(e)
+        # 1.5 s of CPU in a waited-for child, then exec: the children's times
+        # stay with the process
+        busy = "import time\nwhile time.process_time() < 1.5: pass"
+        cum = subprocess.Popen(["sh", "-c", '"$0" -c "$1"; exec sleep 1000', sys.executable, busy],
+                               start_new_session=True)
+        procs.append(cum)
+        # a controlling terminal (a pty): tty4 shows its number alone
+        tpid, master = pty.fork()
+        if tpid == 0:
+            os.execvp("sleep", ["sleep", "1000"])
+        wait_exec(e.pid, ["sleep", "1000"])
+        wait_exec(cum.pid, ["sleep", "1000"])
+        wait_exec(tpid, ["sleep", "1000"])
+
+        rc, out, _ = run([PS, "e", "-o", "pid,args", "-p", str(e.pid)])
+        check(out.splitlines()[-1].split(None, 1)[1] == "sleep 1000 FOO=bar NL=x y TAB=a.b",
+              "the oracle: ps e shows the fixture's environment: %r" % out.splitlines()[-1])
+        for form in (["axe"], ["-ex"], ["e", "-p", str(e.pid)], ["axe", "-o", "pid,comm,args"],
+                     ["-e", "e", "-o", "pid,args,comm"]):
+            compare(tdps, form, e.pid, " ".join(form))
+
+        _, plain, _ = run([PS, "-o", "bsdtime=,minflt=", "-p", str(cum.pid)])
+        _, summed, _ = run([PS, "S", "-o", "bsdtime=,minflt=", "-p", str(cum.pid)])
+        check(plain.split()[0] == "0:00" and summed.split()[0] == "0:01"
+              and int(summed.split()[1]) > int(plain.split()[1]),
+              "the oracle: ps S adds the children's 1.5 s and faults (%r, without S %r)"
+              % (summed.strip(), plain.strip()))
+        cols = "pid,bsdtime,time,%cpu,c,cp,minflt,majflt,min_flt,maj_flt,comm"
+        for form in (["axS"], ["S", "-o", cols, "-p", str(cum.pid)],
+                     ["-e", "--cumulative", "-o", cols], ["-exS"], ["-o", cols, "-p", str(cum.pid)]):
+            compare(tdps, form, cum.pid, " ".join(form), moving=True)
+
+        _, out, _ = run([PS, "-o", "tty4=,tty8=", "-p", str(tpid)])
+        t4, t8 = out.split()
+        check(t8 == "pts/" + t4 and t4.isdigit(),
+              "the oracle: ps shows the pty as tty8 pts/N and tty4 N: %r" % out.strip())
+        for form in (["-o", "pid,tty4,tty8,longtname,tty,tname,tt", "-p", str(tpid)],
+                     ["-e", "-o", "pid,tty4,tty8,comm"], ["-t", "pts/" + t4, "-o", "pid,tty4"]):
+            compare(tdps, form, tpid, " ".join(form))
+        os.kill(tpid, signal.SIGKILL)
+        os.waitpid(tpid, 0)
+        os.close(master)
+    finally:
+        for p in procs:
+            os.killpg(p.pid, signal.SIGKILL)
+            p.wait()
+
+
 def main():
     if sys.argv[1] == "--fixture":
         fixture()
         return 0
     tdps, what = sys.argv[1], sys.argv[2]
-    {"stat": check_stat, "c": check_c}[what](tdps)
+    {"stat": check_stat, "c": check_c, "forms": check_forms}[what](tdps)
     print("%s: %d failures" % (what, len(failures)))
     return 1 if failures else 0
 
