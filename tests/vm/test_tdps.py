@@ -658,6 +658,8 @@ def everyday_cases(C, fx, session):
         ("-eo pid,wchan:20,nwchan,comm", 0),
         ("-eo pid,cgroup,pidns,mntns,netns,ipcns,utsns,userns,cgroupns,timens", 0),
         ("-eo pid,exe,label,lsession,luid,drs,trs,stackp,comm", 0),
+        ("axe", 0), ("-ex", 0), ("axS", 0), ("-e --cumulative -o pid,bsdtime,c,cp,minflt,majflt,comm", 0),
+        ("-eo pid,tty4,tty8,longtname,comm", 0),
         ("-e --cols 60 -o pid,user,args", 0), ("aux --width 100", 1), ("auxww", 1),
         ("-ef --columns 90", 1), ("-e -ww -f", 1), ("x", 0), ("-x", 0), ("-aux", 1),
         ("-axjf", 1), ("-Q", None), ("Q", None), ("--nosuch", None), ("-o", None),
@@ -673,10 +675,11 @@ def everyday_cases(C, fx, session):
             continue
         out.append(C(form, form.split(), keyed=kk(key)))
     for form, key in [("aux", 1), ("-ef", 1), ("-eLf", (1, 3)), ("axjf", 1), ("x", 0),
-                      ("-eo pid,exe,cgroup,wchan,label,comm", 0), ("-el", 3)]:
+                      ("-eo pid,exe,cgroup,wchan,label,comm", 0), ("-el", 3), ("axe", 0)]:
         out.append(C("as nobody: " + form, form.split(), keyed=kk(key),
                      wrap=NOBODY))
     for form, key in [("T", 0), ("t", 0), ("u", 1), ("-a", 0), ("a", 0), ("j", 1), ("-f", 1),
+                      ("-o pid,tty4,tty8,comm", 0),
                       ("-j", 0), ("-l", 3), ("s", 1), ("v", 0), ("f", 0), ("-H", 0),
                       ("--forest", 0)]:
         out.append(C("on a terminal: " + form, form.split(), keyed=kk(key),
