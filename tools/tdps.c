@@ -201,6 +201,7 @@ struct key {
 
 struct row {
 	pid_t tgid, tid, ppid;
+	uint64_t start_ns;	/* when it started (ns since boot) */
 	size_t seq;		/* place before the --sort keys apply */
 	char *cells;		/* the values, each followed by a NUL */
 	struct key *keys;
@@ -374,6 +375,7 @@ static void keep_row(struct run *r, const struct taskdiag_task *t)
 	row->tgid = taskdiag_task_tgid(t);
 	row->tid = taskdiag_task_pid(t);
 	row->ppid = (pid_t)val(t, TASKDIAG_ITEM_BASE_PPID);
+	row->start_ns = (uint64_t)val(t, TASKDIAG_ITEM_BASE_START_TIME);
 	row->cells = dup_text(r->text.p, r->text.len);
 	if (!o->nsort)
 		return;
@@ -458,7 +460,13 @@ static int one_task(const struct taskdiag_task *t, void *arg)
 	return 0;
 }
 
-/* ps lists the threads of each process together, in pid order. */
+/*
+ * ps lists the threads of each process together, the leader first, then in
+ * the order of /proc/PID/task: the thread list's, the order they were made
+ * in (not tid order once tids wrapped). Both backends give tid order: the
+ * start time (nanoseconds from the module, clock ticks from /proc) puts
+ * them back in the order they were made, tid order among equal ones.
+ */
 static int row_cmp(const void *a, const void *b)
 {
 	const struct row *x = a, *y = b;
@@ -467,7 +475,28 @@ static int row_cmp(const void *a, const void *b)
 		return x->tgid < y->tgid ? -1 : 1;
 	if ((x->tid == x->tgid) != (y->tid == y->tgid))
 		return x->tid == x->tgid ? -1 : 1;
+	if (x->start_ns != y->start_ns)
+		return x->start_ns < y->start_ns ? -1 : 1;
 	return (x->tid > y->tid) - (x->tid < y->tid);
+}
+
+static uint64_t tree_hz;
+
+/*
+ * Trees without --sort, as ps orders them: by parent, then by start time in
+ * clock ticks (procfs's resolution), then by pid (the order ps read them).
+ * Siblings follow their start, not their pids, once pids wrapped.
+ */
+static int tree_cmp(const void *a, const void *b)
+{
+	const struct row *x = a, *y = b;
+	uint64_t tx = x->start_ns / (1000000000u / tree_hz), ty = y->start_ns / (1000000000u / tree_hz);
+
+	if (x->ppid != y->ppid)
+		return x->ppid < y->ppid ? -1 : 1;
+	if (tx != ty)
+		return tx < ty ? -1 : 1;
+	return (x->seq > y->seq) - (x->seq < y->seq);
 }
 
 static const struct tdps_opts *sort_opts;
@@ -519,6 +548,9 @@ static void order_rows(struct run *r)
 	} else if (o->nsort) {
 		sort_opts = o;
 		qsort(r->rows, r->nrows, sizeof(*r->rows), key_cmp);
+	} else if (o->tree != TDPS_TREE_NONE) {
+		tree_hz = r->cx.hz;
+		qsort(r->rows, r->nrows, sizeof(*r->rows), tree_cmp);
 	}
 }
 

@@ -293,9 +293,17 @@ static void add_column(struct tdps_opts *o, const struct psf_spec *sp, const cha
 	c[o->ncols++] = (struct tdps_column){ .sp = sp, .header = header, .width = width };
 }
 
+/*
+ * A pid column is as wide as the largest pid (pid_max - 1) or its header,
+ * whichever is wider, as ps's; 5 when pid_max cannot be read.
+ */
 static size_t default_width(const struct tdps_opts *o, const struct psf_spec *sp)
 {
-	return sp->pid && o->pid_width > sp->width ? o->pid_width : sp->width;
+	size_t h = strlen(sp->header);
+
+	if (!sp->pid)
+		return sp->width;
+	return o->pid_width > h ? o->pid_width : h;
 }
 
 /* One item of -o: NAME[:WIDTH][=HEADER]. */
@@ -1023,7 +1031,9 @@ static size_t pid_digits(void)
 	uint64_t max = psf_file_value("/proc/sys/kernel/pid_max", "");
 	size_t n = 1;
 
-	for (; max >= 10; max /= 10)
+	if (!max)
+		return 5;
+	for (max--; max >= 10; max /= 10)
 		n++;
 	return n;
 }
