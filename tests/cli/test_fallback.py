@@ -26,22 +26,10 @@ import subprocess
 import sys
 import time
 
-failures = []
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "pylib"))
+from tdcheck import check, failures, run  # noqa: E402
+
 NOTICE = ": the task_diag kernel module is not loaded: reading /proc instead ("
-
-
-def check(ok, what):
-    print("%s %s" % ("ok" if ok else "FAIL", what), flush=True)
-    if not ok:
-        failures.append(what)
-
-
-def run(argv):
-    e = dict(os.environ, LC_ALL="C")
-    e.pop("COLUMNS", None)
-    p = subprocess.run(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=e,
-                       stdin=subprocess.DEVNULL, timeout=120)
-    return p.returncode, p.stdout.decode("utf-8", "replace"), p.stderr.decode("utf-8", "replace")
 
 
 def how_to_get(err):

@@ -46,14 +46,10 @@ import tempfile
 import threading
 import time
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "pylib"))
+from tdcheck import check, env, failures, run  # noqa: E402
+
 PS = "/usr/bin/ps"
-failures = []
-
-
-def check(ok, what):
-    print("%s %s" % ("ok" if ok else "FAIL", what), flush=True)
-    if not ok:
-        failures.append(what)
 
 
 # ---- fixtures (this script, run again with --fixture) ----
@@ -86,17 +82,6 @@ def state(pid, tid=None):
 
 
 # ---- running ps and tdps ----
-
-def env():
-    e = dict(os.environ, LC_ALL="C")
-    e.pop("COLUMNS", None)
-    return e
-
-
-def run(argv):
-    p = subprocess.run(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env(),
-                       stdin=subprocess.DEVNULL, timeout=60)
-    return p.returncode, p.stdout.decode("utf-8", "replace"), p.stderr.decode("utf-8", "replace")
 
 
 def fixture_lines(out, pid):

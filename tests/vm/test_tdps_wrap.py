@@ -29,14 +29,10 @@ import sys
 import threading
 import time
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "pylib"))
+from tdcheck import check, failures, run  # noqa: E402
+
 PS = "/usr/bin/ps"
-failures = []
-
-
-def check(ok, what):
-    print("%s %s" % ("ok" if ok else "FAIL", what), flush=True)
-    if not ok:
-        failures.append(what)
 
 
 def read(path):
@@ -76,14 +72,6 @@ def sleeper():
                 return p
         time.sleep(0.01)
     raise SystemExit("sleep %d did not start" % p.pid)
-
-
-def run(argv):
-    env = dict(os.environ, LC_ALL="C")
-    env.pop("COLUMNS", None)
-    p = subprocess.run(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env,
-                       stdin=subprocess.DEVNULL, timeout=120)
-    return p.returncode, p.stdout.decode("utf-8", "replace"), p.stderr.decode("utf-8", "replace")
 
 
 def keys(out, names=("PID", "LWP", "TID", "SPID")):

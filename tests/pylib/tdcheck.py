@@ -1,0 +1,30 @@
+# SPDX-License-Identifier: GPL-2.0
+"""What the tests' scripts share: a named check that is counted when it
+fails, and a command run as ps and the tools are compared (C locale, no
+COLUMNS from the caller's terminal, no standard input)."""
+import os
+import subprocess
+
+failures = []
+
+
+def check(ok, what):
+    """Print "ok WHAT" or "FAIL WHAT"; a failure is kept in failures."""
+    print("%s %s" % ("ok" if ok else "FAIL", what), flush=True)
+    if not ok:
+        failures.append(what)
+    return ok
+
+
+def env():
+    """The environment the compared programs run in."""
+    e = dict(os.environ, LC_ALL="C")
+    e.pop("COLUMNS", None)
+    return e
+
+
+def run(argv, timeout=120):
+    """(exit status, standard output, standard error) of argv."""
+    p = subprocess.run(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env(),
+                       stdin=subprocess.DEVNULL, timeout=timeout)
+    return p.returncode, p.stdout.decode("utf-8", "replace"), p.stderr.decode("utf-8", "replace")
