@@ -65,7 +65,7 @@ struct opts {
 	uint32_t nuids, neuids;
 	const char *cgroup;	/* --cgroup: a path (/...) or an id */
 	const char *comm;	/* --comm */
-	struct om_opts om;	/* --format openmetrics, --aggregate, --textfile */
+	struct om_opts om;	/* -f openmetrics or prometheus, --aggregate, --textfile */
 };
 
 static const struct {
@@ -175,14 +175,15 @@ static void usage(FILE *f)
 	      "      --csv                CSV (RFC 4180) with a header line, LF line ends\n"
 	      "      --crlf               CSV with CR LF line ends\n"
 	      "  -q, --quiet              decode everything, print nothing\n"
-	      "  -f, --format FMT         table, json, csv, or openmetrics (also prometheus):\n"
-	      "                           per-process metrics in the Prometheus text format\n"
+	      "  -f, --format FMT         table, json, csv, or per-process metrics:\n"
+	      "                           openmetrics (OpenMetrics 1.0 text) or prometheus\n"
+	      "                           (the Prometheus 0.0.4 text)\n"
 	      "\n"
-	      "Metrics (--format openmetrics; processes of -a, -p or -c):\n"
+	      "Metrics (-f openmetrics or prometheus; processes of -a, -p or -c):\n"
 	      "      --aggregate BY       one series per user, per comm, or per user,comm\n"
 	      "                           (sums; oldest start time; a num_procs gauge)\n"
 	      "      --textfile DIR       write DIR/task_diag.prom for node_exporter's textfile\n"
-	      "                           collector (written aside, then renamed)\n"
+	      "                           collector (the 0.0.4 text; written aside, renamed)\n"
 	      "      --interval SEC       with --textfile: rewrite it every SEC seconds\n"
 	      "      --count N            with --interval: write N times, then exit\n"
 	      "\n"
@@ -516,11 +517,13 @@ static void parse_args(int argc, char **argv, struct opts *o)
 				o->mode = OUT_JSON;
 			else if (!strcmp(optarg, "csv"))
 				o->mode = OUT_CSV;
-			else if (!strcmp(optarg, "openmetrics") || !strcmp(optarg, "prometheus"))
+			else if (!strcmp(optarg, "openmetrics") || !strcmp(optarg, "prometheus")) {
 				o->mode = OUT_OPENMETRICS;
-			else
-				usage_defer("-f: unknown format '%s' (table, json, csv or openmetrics)",
-					    optarg);
+				o->om.om1 = !strcmp(optarg, "openmetrics");
+			} else {
+				usage_defer("-f: unknown format '%s' (table, json, csv, openmetrics or "
+					    "prometheus)", optarg);
+			}
 			break;
 		case OPT_AGGREGATE:
 			om_parse_aggregate(&o->om, optarg);

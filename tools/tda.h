@@ -40,7 +40,7 @@ enum out_mode {
 	OUT_JSON,
 	OUT_CSV,
 	OUT_QUIET,
-	OUT_OPENMETRICS,	/* Prometheus text exposition (tda_openmetrics.c) */
+	OUT_OPENMETRICS,	/* metrics: OpenMetrics 1.0 or Prometheus 0.0.4 text (tda_openmetrics.c) */
 };
 
 /* ------------------------------------------------------------------------
@@ -168,6 +168,7 @@ int run_verify(struct verify *vf, const struct taskdiag_request *req);
 #define OM_AGG_COMM	0x2u	/* --aggregate comm */
 
 struct om_opts {
+	bool om1;		/* -f openmetrics: OpenMetrics 1.0; -f prometheus, --textfile: 0.0.4 */
 	unsigned int agg;	/* OM_AGG_* bits; 0: one series per process */
 	bool agg_set;		/* --aggregate given (pid: agg 0) */
 	const char *textfile;	/* --textfile DIR; NULL: standard output */

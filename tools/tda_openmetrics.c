@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * task_diag_all --format openmetrics: per-process metrics in the Prometheus
- * text exposition format (version 0.0.4: what node_exporter's textfile
- * collector and promtool read), one series per process, or with
+ * task_diag_all --format openmetrics and prometheus: per-process metrics in
+ * the OpenMetrics 1.0 text (counter families named without _total, UNIT
+ * lines, # EOF) or the Prometheus text exposition format version 0.0.4
+ * (what node_exporter's textfile collector and promtool read; --textfile
+ * writes it), the same samples in both, one series per process, or with
  * --aggregate one per user and/or command name; --textfile DIR keeps
  * DIR/task_diag.prom up to date, each version written beside it and
  * renamed over it, so a reader sees a whole file or the one before.
@@ -84,8 +86,9 @@ enum om_when { OM_BOTH, OM_PER_PROCESS, OM_AGGREGATES };
 
 /* One metric family: its name after the prefix, and its series. */
 struct om_family {
-	const char *name;
+	const char *name;	/* as the 0.0.4 text names it: counters end in _total */
 	const char *type;
+	const char *unit;	/* OpenMetrics' UNIT (the end of the name), or NULL */
 	const char *help;
 	const char *label;	/* the label that tells its series apart, or NULL */
 	unsigned int nseries;
@@ -97,44 +100,44 @@ struct om_family {
 };
 
 static const struct om_family families[] = {
-	{ "cpu_seconds_total", "counter",
+	{ "cpu_seconds_total", "counter", "seconds",
 	  "CPU time spent in user and in system mode (stat utime, stime), in seconds",
 	  "mode", 2, { { "user", V_UTIME }, { "system", V_STIME } }, OM_BOTH },
-	{ "memory_bytes", "gauge",
+	{ "memory_bytes", "gauge", "bytes",
 	  "Resident set (stat rss), virtual size (stat vsize) and swapped-out size "
 	  "(status VmSwap), in bytes",
 	  "memtype", 3, { { "resident", V_RSS }, { "virtual", V_VSIZE }, { "swapped", V_SWAP } },
 	  OM_BOTH },
-	{ "read_bytes_total", "counter",
+	{ "read_bytes_total", "counter", "bytes",
 	  "Bytes fetched from storage for the process (io read_bytes)",
 	  NULL, 1, { { NULL, V_READ_BYTES } }, OM_BOTH },
-	{ "write_bytes_total", "counter",
+	{ "write_bytes_total", "counter", "bytes",
 	  "Bytes the process caused to be sent to storage (io write_bytes)",
 	  NULL, 1, { { NULL, V_WRITE_BYTES } }, OM_BOTH },
-	{ "rchar_bytes_total", "counter",
+	{ "rchar_bytes_total", "counter", "bytes",
 	  "Bytes read through read() and the like, page cache hits included (io rchar)",
 	  NULL, 1, { { NULL, V_RCHAR } }, OM_BOTH },
-	{ "wchar_bytes_total", "counter",
+	{ "wchar_bytes_total", "counter", "bytes",
 	  "Bytes written through write() and the like (io wchar)",
 	  NULL, 1, { { NULL, V_WCHAR } }, OM_BOTH },
-	{ "context_switches_total", "counter",
+	{ "context_switches_total", "counter", NULL,
 	  "Context switches of the main thread (status voluntary_ctxt_switches, "
 	  "nonvoluntary_ctxt_switches)",
 	  "ctxswitchtype", 2, { { "voluntary", V_VCSW }, { "nonvoluntary", V_NVCSW } }, OM_BOTH },
-	{ "num_threads", "gauge", "Threads (stat num_threads)",
+	{ "num_threads", "gauge", NULL, "Threads (stat num_threads)",
 	  NULL, 1, { { NULL, V_THREADS } }, OM_BOTH },
-	{ "start_time_seconds", "gauge",
+	{ "start_time_seconds", "gauge", "seconds",
 	  "Start time in seconds since the epoch (stat starttime after btime of /proc/stat)",
 	  NULL, 1, { { NULL, V_START } }, OM_PER_PROCESS },
-	{ "oldest_start_time_seconds", "gauge",
+	{ "oldest_start_time_seconds", "gauge", "seconds",
 	  "Start time of the group's oldest process in seconds since the epoch "
 	  "(stat starttime after btime of /proc/stat)",
 	  NULL, 1, { { NULL, V_START } }, OM_AGGREGATES },
-	{ "major_page_faults_total", "counter", "Major page faults (stat majflt)",
+	{ "major_page_faults_total", "counter", NULL, "Major page faults (stat majflt)",
 	  NULL, 1, { { NULL, V_MAJFLT } }, OM_BOTH },
-	{ "minor_page_faults_total", "counter", "Minor page faults (stat minflt)",
+	{ "minor_page_faults_total", "counter", NULL, "Minor page faults (stat minflt)",
 	  NULL, 1, { { NULL, V_MINFLT } }, OM_BOTH },
-	{ "num_procs", "gauge", "Processes in the group",
+	{ "num_procs", "gauge", NULL, "Processes in the group",
 	  NULL, 0, { { NULL, V__COUNT } }, OM_AGGREGATES },
 };
 
@@ -244,25 +247,30 @@ void om_check_args(struct om_opts *om, enum out_mode *mode, const char *other)
 {
 	if (om->textfile) {
 		if (*mode != OUT_OPENMETRICS && *mode != OUT_TABLE)
-			usage_error("--textfile writes the openmetrics format: not with -j, --csv "
+			usage_error("--textfile writes the prometheus format: not with -j, --csv "
 				    "or -q");
+		/* node_exporter's textfile collector reads the 0.0.4 text only */
+		if (om->om1)
+			usage_error("--textfile writes the Prometheus 0.0.4 text node_exporter reads: "
+				    "-f prometheus (or no -f), not -f openmetrics");
 		if (!*om->textfile)
 			usage_error("--textfile needs a directory");
 		*mode = OUT_OPENMETRICS;
 	}
 	if (*mode != OUT_OPENMETRICS) {
 		if (om->agg_set)
-			usage_error("--aggregate goes with --format openmetrics (or --textfile)");
+			usage_error("--aggregate goes with --format prometheus or openmetrics (or "
+				    "--textfile)");
 		if (om->interval || om->count)
 			usage_error("--interval and --count go with --textfile here");
 		return;
 	}
 	if (other)
-		usage_error("--format openmetrics reports processes with its own metrics: "
-			    "not with %s", other);
+		usage_error("--format %s reports processes with its own metrics: not with %s",
+			    om->om1 ? "openmetrics" : "prometheus", other);
 	if (om->interval && !om->textfile)
-		usage_error("--format openmetrics --interval needs --textfile DIR (one text "
-			    "exposition per file)");
+		usage_error("--format %s --interval needs --textfile DIR (one text exposition "
+			    "per file)", om->om1 ? "openmetrics" : "prometheus");
 	if (om->count && !om->interval)
 		usage_error("--count needs --interval");
 }
@@ -566,7 +574,7 @@ static void put_sample(struct om *om, const struct om_family *f, unsigned int s,
 	struct tdbuf *b = &om->out;
 
 	tdbuf_puts(b, OM_PREFIX);
-	tdbuf_puts(b, f->name);
+	tdbuf_puts(b, f->name);	/* a counter's sample ends in _total in both */
 	tdbuf_addc(b, '{');
 	tdbuf_puts(b, labels);
 	if (f->label) {
@@ -616,10 +624,15 @@ static void render(struct om *om)
 
 		if (f->when == (agg ? OM_PER_PROCESS : OM_AGGREGATES) || !family_used(om, f, agg))
 			continue;
-		tdbuf_addf(&om->out, "# HELP " OM_PREFIX "%s %s%s\n", f->name, f->help,
+		/* OpenMetrics names a counter's family without _total, and gives its unit */
+		int len = (int)strlen(f->name) - (om->opts->om1 && !strcmp(f->type, "counter") ? 6 : 0);
+
+		tdbuf_addf(&om->out, "# HELP " OM_PREFIX "%.*s %s%s\n", len, f->name, f->help,
 			   agg && f->nseries && f->series[0].val != V_START ?
 			   ", summed over the group" : "");
-		tdbuf_addf(&om->out, "# TYPE " OM_PREFIX "%s %s\n", f->name, f->type);
+		tdbuf_addf(&om->out, "# TYPE " OM_PREFIX "%.*s %s\n", len, f->name, f->type);
+		if (om->opts->om1 && f->unit)
+			tdbuf_addf(&om->out, "# UNIT " OM_PREFIX "%.*s %s\n", len, f->name, f->unit);
 		if (agg) {
 			for (i = 0; i < om->ng; i++) {
 				const struct om_group *g = &om->groups[i];
@@ -642,6 +655,8 @@ static void render(struct om *om)
 						   r->v[f->series[s].val]);
 		}
 	}
+	if (om->opts->om1)
+		tdbuf_puts(&om->out, "# EOF\n");
 }
 
 /* ------------------------------------------------------------------------

@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
-"""task_diag_all --format openmetrics, --aggregate and --textfile.
+"""task_diag_all --format prometheus and openmetrics, --aggregate and --textfile.
 
 Usage: test_openmetrics.py TASK_DIAG_ALL CHECK [BACKEND]
-  CHECK    values | aggregate | exited | golden | node_exporter | usage
+  CHECK    values | aggregate | exited | golden | node_exporter | usage | om1
   BACKEND  procfs (default) or netlink (in a guest with the module)
 
 The oracles: /proc/PID/stat, status and io, read here just before and just
@@ -36,6 +36,11 @@ What would be a bug:
 - node_exporter: the scrape not carrying the fixtures' metrics with /proc's
   values, node_textfile_scrape_error not 0 (and a file with a bad label
   value not making it 1, which shows that the check can fail);
+- om1: -f openmetrics refused by prometheus_client's OpenMetrics 1.0
+  parser (Debian's python3-prometheus-client), or not the same samples as
+  -f prometheus of the same stopped processes, a counter family named with
+  _total, a seconds or bytes family without its UNIT, # EOF not last; -f
+  prometheus with OpenMetrics' lines or refused by promtool;
 - usage: a bad option without exit status 2 and a message; an unwritable,
   missing or non-directory --textfile without a message and a non-zero exit;
   a written file left behind in pieces (a temporary file) or unreadable to
@@ -123,10 +128,11 @@ def run(*args, user=None):
         p.stderr.decode(errors="replace")
 
 
-def tool_om(*args):
-    """The tool's openmetrics output (exit status 0 and nothing on stderr asked)."""
-    rc, out, err = run("-b", BACKEND, "--format", "openmetrics", *args)
-    check(rc == 0 and not err, "%s: exit %d, %r" % (args, rc, err))
+def tool_om(*args, fmt="prometheus"):
+    """The tool's metrics, the 0.0.4 text by default (exit status 0 and
+    nothing on stderr asked)."""
+    rc, out, err = run("-b", BACKEND, "--format", fmt, *args)
+    check(rc == 0 and not err, "%s %s: exit %d, %r" % (fmt, args, rc, err))
     return out
 
 
@@ -544,7 +550,7 @@ def check_golden():
     good = os.path.join(work, "good.raw")
     with open(good, "wb") as f:
         f.write(ms.good_stream())
-    rc, out, err = run("--replay", good, "--format", "openmetrics")
+    rc, out, err = run("--replay", good, "--format", "prometheus")
     check(rc == 0 and not err, "--replay good.raw: %d %r" % (rc, err))
     promtool(out, "--replay good.raw")
     fams, samples = parse_text(out)
@@ -585,7 +591,7 @@ def check_golden():
         f.write(ms.header() + ms.request() +
                 ms.datagram(*[ms.task_msg(t) for t in tasks], ms.done_msg()))
     for agg in ((), ("--aggregate", "comm")):
-        rc, out, err = run("--replay", stream, "--format", "openmetrics", *agg)
+        rc, out, err = run("--replay", stream, "--format", "prometheus", *agg)
         check(rc == 0 and not err, "--replay comm.raw %s: %d %r" % (agg, rc, err))
         promtool(out, "--replay comm.raw %s" % (agg,))
         fams, samples = parse_text(out)
@@ -686,18 +692,20 @@ def check_usage():
     for argv, msg in ((["--format", "nope"], "unknown format 'nope'"),
                       (["-f", "xml"], "unknown format 'xml'"),
                       (["-f", "openmetrics", "--aggregate", "pidx"], "unknown label 'pidx'"),
-                      (["--aggregate", "user"], "--aggregate goes with --format openmetrics"),
+                      (["--aggregate", "user"], "--aggregate goes with --format prometheus or openmetrics"),
                       (["-f", "openmetrics", "--aggregate", ","], "--aggregate: no label"),
                       (["-f", "openmetrics", "-A"], "not with -A"),
                       (["-f", "openmetrics", "-t", "1"], "not with -A or -t"),
                       (["-f", "openmetrics", "-o", "pid"], "not with -o"),
                       (["-f", "openmetrics", "-s", "io"], "not with -s"),
                       (["-f", "openmetrics", "--interval", "1"], "needs --textfile"),
+                      (["-f", "prometheus", "-o", "pid"], "--format prometheus reports"),
                       (["--textfile", d, "--count", "2"], "--count needs --interval"),
                       (["--textfile", d, "--interval", "0"], "--interval: '0'"),
                       (["--textfile", d, "--interval", "x"], "--interval: 'x'"),
                       (["--textfile", d, "--interval", "1", "--count", "0"], "--count: '0'"),
-                      (["--textfile", d, "--csv"], "--textfile writes the openmetrics format"),
+                      (["--textfile", d, "--csv"], "--textfile writes the prometheus format"),
+                      (["--textfile", d, "-f", "openmetrics"], "-f prometheus (or no -f)"),
                       (["--textfile"], "missing argument to --textfile"),
                       (["--textfile", ""], "--textfile needs a directory")):
         rc, out, err = run(*argv)
@@ -720,6 +728,68 @@ def check_usage():
     os.rmdir(d)
 
 
+def om1_families(text, what):
+    """OpenMetrics 1.0 text, parsed by prometheus_client's OpenMetrics parser
+    (which refuses a missing # EOF, a UNIT that does not end the name, a
+    counter sample without _total): {family: (type, unit, help)} and the
+    samples as (name, labels, value), or None if it refused it."""
+    from prometheus_client.openmetrics.parser import text_string_to_metric_families
+    try:
+        fams = list(text_string_to_metric_families(text))
+    except ValueError as e:
+        check(False, "%s: the OpenMetrics parser refused it: %s" % (what, e))
+        return None, None
+    meta = {f.name: (f.type, f.unit, f.documentation) for f in fams}
+    samples = [(x.name, x.labels, x.value) for f in fams for x in f.samples]
+    return meta, samples
+
+
+def check_om1():
+    """-f openmetrics (OpenMetrics 1.0) against -f prometheus (0.0.4) of the
+    same stopped processes: accepted by an OpenMetrics parser, the same
+    samples, families named without _total for counters, a UNIT for the
+    seconds and bytes ones, # EOF last; -f prometheus accepted by promtool
+    and without OpenMetrics' lines."""
+    t = tag()
+    procs = [spawn(b"tdom-m" + t.encode(), mib=4, threads=2), spawn(b"tdom-n" + t.encode())]
+    try:
+        settle(procs)
+        plist = ",".join(str(p.pid) for p in procs)
+        for extra in ([], ["--aggregate", "comm"]):
+            what = " ".join(["-p", plist] + extra)
+            prom = tool_om("-p", plist, *extra)
+            om = tool_om("-p", plist, *extra, fmt="openmetrics")
+            promtool(prom, "-f prometheus " + what)
+            check("# EOF" not in prom and "# UNIT" not in prom,
+                  "-f prometheus %s: OpenMetrics' # EOF or # UNIT in the 0.0.4 text" % what)
+            check(om.endswith("\n# EOF\n"), "-f openmetrics %s: # EOF is not last" % what)
+            meta, om_samples = om1_families(om, "-f openmetrics " + what)
+            if meta is None:
+                continue
+            fams, samples = parse_text(prom)
+            want_meta = {}
+            for name, f in fams.items():
+                base = name[:-len("_total")] if f["type"] == "counter" else name
+                unit = next((u for u in ("seconds", "bytes") if base.endswith("_" + u)), "")
+                want_meta[base] = (f["type"], unit, f["help"])
+            check(meta == want_meta, "-f openmetrics %s: families %s, want (from the 0.0.4 "
+                  "text) %s" % (what, sorted(meta.items()), sorted(want_meta.items())))
+            def norm(xs):
+                # the parser gives floats: the 0.0.4 text's values read as floats too
+                return sorted((n, sorted(lab.items()), float(v)) for n, lab, v in xs)
+            got, want = norm(om_samples), norm(samples)
+            check(got == want and len(got) > 10,
+                  "-f openmetrics %s: %d samples, the 0.0.4 text's %d, first difference %s" %
+                  (what, len(got), len(want),
+                   next(((a, b) for a, b in zip(got, want) if a != b), None)))
+        # no process (the children of a fixture, which has none): # EOF alone
+        rc, out, err = run("-b", BACKEND, "-f", "openmetrics", "-c", str(procs[1].pid))
+        check(rc == 0 and out == "# EOF\n",
+              "-f openmetrics of no process: %r (exit %d, %r)" % (out, rc, err))
+    finally:
+        stop_all(procs)
+
+
 def main(argv):
     global TOOL, BACKEND
     TOOL = os.path.abspath(argv[1])
@@ -727,7 +797,7 @@ def main(argv):
         BACKEND = argv[3]
     {"values": check_values, "aggregate": check_aggregate, "exited": check_exited,
      "golden": check_golden, "node_exporter": check_node_exporter,
-     "usage": check_usage}[argv[2]]()
+     "usage": check_usage, "om1": check_om1}[argv[2]]()
     print("%s: %d failures" % (argv[2], len(failures)))
     return 1 if failures else 0
 

@@ -17,8 +17,10 @@ With the module loaded (as root or any user), what would be a bug:
   output;
 - a bad option not giving exit status 2 and a message, a pid that does not
   exist not giving exit status 5 (both backends);
-- with TEST_OPENMETRICS, `--format openmetrics -b netlink` failing that
-  test's values check (the fixtures' metrics against /proc, promtool).
+- with TEST_OPENMETRICS, `-f prometheus` and `-f openmetrics` with `-b
+  netlink` failing that test's values and om1 checks (the fixtures' metrics
+  against /proc and promtool; OpenMetrics 1.0 against an OpenMetrics parser
+  and the 0.0.4 text).
 Without the module: `-b netlink`, --verify and --dump-raw give exit status 3
 and say the module is not loaded (as JSON too with -j); the default backend
 falls back to /proc.
@@ -259,12 +261,14 @@ def check_no_pid(backends):
 
 
 def check_openmetrics(test, promtool):
-    """--format openmetrics -b netlink: its own test, against /proc and promtool."""
-    p = subprocess.run([sys.executable, test, TOOL, "values", "netlink"],
-                       stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                       env=dict(os.environ, TD_PROMTOOL=promtool))
-    check("--format openmetrics -b netlink (test_openmetrics.py values)", p.returncode == 0,
-          p.stdout.decode(errors="replace")[-3000:])
+    """-f prometheus and openmetrics -b netlink: their own test, against /proc,
+    promtool and an OpenMetrics parser."""
+    for what in ("values", "om1"):
+        p = subprocess.run([sys.executable, test, TOOL, what, "netlink"],
+                           stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                           env=dict(os.environ, TD_PROMTOOL=promtool))
+        check("metrics -b netlink (test_openmetrics.py %s)" % what, p.returncode == 0,
+              p.stdout.decode(errors="replace")[-3000:])
 
 
 def main_module():
