@@ -200,7 +200,7 @@ static void usage(FILE *f)
 	      "  -V, --version            the version\n"
 	      "\n"
 	      "Per interval (%cpu and rates, like pidstat; see the man page):\n"
-	      "task_diag_all --interval SEC [--count N] [-A] [-p PID] [-j|--csv] [-b B]\n"
+	      "task_diag_all --interval SEC [--count N] [-A] [-p PID,...] [-j|--csv] [-b B]\n"
 	      "\n"
 	      "Memory maps, as pmap -x (see --maps --help):\n"
 	      "task_diag_all --maps [-a | -p PID,...] [-b B] [--file-backed] [--exec]\n"

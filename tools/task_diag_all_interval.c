@@ -6,14 +6,21 @@
  * API; kept apart from task_diag_all.c, whose main() hands over to it when
  * --interval is on the command line.
  *
- *   task_diag_all --interval SEC [--count N] [-A] [-p PID] [-j | --csv]
- *                 [-b, --backend auto|netlink|procfs] [--quiet-fallback]
+ *   task_diag_all --interval SEC [--count N] [-A] [-p PID[,PID...]]...
+ *                 [-j | --csv] [-b, --backend auto|netlink|procfs] [--quiet-fallback]
  *
- * Exit status as task_diag_all's: 0, 1 error, 2 bad usage, 3 module not loaded.
+ * The table is pidstat's layout: per interval, three reports (CPU and
+ * faults; storage and read()/write() bytes; context switches and calls),
+ * each a header line that begins with the time of day and a line per task,
+ * the command name last, so that every line but the name fits 80 columns.
+ *
+ * Exit status as task_diag_all's: 0, 1 error, 2 bad usage, 3 module not
+ * loaded, 5 a pid of -p that is not there at the first sample.
  */
 #include <errno.h>
 #include <getopt.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -31,7 +38,8 @@ struct iopts {
 	double interval;
 	long count;		/* 0: no limit */
 	bool threads;
-	pid_t pid;		/* 0: every task */
+	uint32_t *pids;		/* -p, sorted, without repeats; none: every task */
+	uint32_t npids;
 	enum fmt fmt;
 	enum taskdiag_backend backend;
 	bool quiet_fallback;
@@ -50,9 +58,42 @@ bool tda_interval_wanted(int argc, char **argv)
 static void __attribute__((noreturn)) bad_usage(const char *msg, const char *arg)
 {
 	fprintf(stderr, "task_diag_all: %s%s%s\n", msg, arg ? ": " : "", arg ? arg : "");
-	fputs("Usage: task_diag_all --interval SEC [--count N] [-A] [-p PID] [-j | --csv] "
-	      "[-b, --backend auto|netlink|procfs] [--quiet-fallback]\n", stderr);
+	fputs("Usage: task_diag_all --interval SEC [--count N] [-A] [-p PID[,PID...]] "
+	      "[-j | --csv] [-b, --backend auto|netlink|procfs] [--quiet-fallback]\n", stderr);
 	exit(2);
+}
+
+/* -p LIST: pids separated by commas or blanks, added to o->pids (sorted, once each). */
+static void add_pids(struct iopts *o, const char *list)
+{
+	const char *p = list;
+	char *end;
+	long v;
+	uint32_t i;
+
+	while (*p) {
+		if (*p == ',' || *p == ' ') {
+			p++;
+			continue;
+		}
+		errno = 0;
+		v = strtol(p, &end, 10);
+		if (end == p || errno || v < 1 || v > INT32_MAX || (*end && *end != ',' && *end != ' '))
+			bad_usage("bad pid list", list);
+		p = end;
+		for (i = 0; i < o->npids && o->pids[i] < (uint32_t)v; i++)
+			;
+		if (i < o->npids && o->pids[i] == (uint32_t)v)
+			continue;
+		o->pids = realloc(o->pids, (o->npids + 1) * sizeof(*o->pids));
+		if (!o->pids)
+			td_nomem();
+		memmove(o->pids + i + 1, o->pids + i, (o->npids - i) * sizeof(*o->pids));
+		o->pids[i] = (uint32_t)v;
+		o->npids++;
+	}
+	if (p == list)
+		bad_usage("bad pid list", list);
 }
 
 static void parse(int argc, char **argv, struct iopts *o)
@@ -88,9 +129,7 @@ static void parse(int argc, char **argv, struct iopts *o)
 			o->threads = true;
 			break;
 		case 'p':
-			o->pid = (pid_t)strtol(optarg, &end, 10);
-			if (!*optarg || *end || errno || o->pid < 1)
-				bad_usage("bad pid", optarg);
+			add_pids(o, optarg);
 			break;
 		case 'j':
 			o->fmt = FMT_JSON;
@@ -127,16 +166,34 @@ static void put_text(const char *s, bool csv)
 	fwrite(b.p, 1, b.len, stdout);
 }
 
+/* A command name on the terminal: control characters as '?'. */
+static void put_name(const char *s)
+{
+	for (; *s; s++)
+		putchar((unsigned char)*s < 0x20 || *s == 0x7f ? '?' : *s);
+}
+
+/* Is the task one of -p's (by its process, with -A)? All are without -p. */
+static bool listed(const struct iopts *o, const struct taskdiag_task *t)
+{
+	uint32_t tgid = (uint32_t)taskdiag_task_tgid(t), i;
+
+	for (i = 0; i < o->npids; i++)
+		if (o->pids[i] == tgid)
+			return true;
+	return !o->npids;
+}
+
+/* The machine formats: every derived value under its library name. */
 static void header(const struct iopts *o)
 {
 	int d;
 
-	if (o->fmt == FMT_JSON)
+	if (o->fmt != FMT_CSV)
 		return;
-	printf(o->fmt == FMT_CSV ? "time,pid,tgid,comm" : "%10s %7s %7s %-15s", "time", "pid",
-	       "tgid", "comm");
+	fputs("time,pid,tgid,comm", stdout);
 	for (d = 1; d < TASKDIAG_DERIVED__COUNT; d++)
-		printf(o->fmt == FMT_CSV ? ",%s" : " %s", taskdiag_derived_name(d));
+		printf(",%s", taskdiag_derived_name(d));
 	putchar('\n');
 }
 
@@ -151,37 +208,110 @@ static void record(const struct iopts *o, const struct taskdiag_diff *diff, size
 		printf("{\"time\":%.3f,\"pid\":%d,\"tgid\":%d,\"comm\":", t,
 		       (int)taskdiag_task_pid(task), (int)taskdiag_task_tgid(task));
 		put_text(comm, false);
-	} else if (o->fmt == FMT_CSV) {
+	} else {
 		printf("%.3f,%d,%d,", t, (int)taskdiag_task_pid(task), (int)taskdiag_task_tgid(task));
 		put_text(comm, true);
-	} else {
-		printf("%10.3f %7d %7d %-15s", t, (int)taskdiag_task_pid(task),
-		       (int)taskdiag_task_tgid(task), comm);
 	}
 	for (d = 1; d < TASKDIAG_DERIVED__COUNT; d++) {
-		const char *name = taskdiag_derived_name(d);
-		int w = (int)strlen(name);
 		double v;
 		bool ok = !taskdiag_diff_get(diff, i, d, &v);
 
 		if (o->fmt == FMT_JSON) {
-			printf(",\"%s\":", name);
+			printf(",\"%s\":", taskdiag_derived_name(d));
 			if (ok)
 				printf("%.2f", v);
 			else
 				fputs("null", stdout);
-		} else if (o->fmt == FMT_CSV) {
-			if (ok)
-				printf(",%.2f", v);
-			else
-				putchar(',');
 		} else if (ok) {
-			printf(" %*.2f", w, v);
+			printf(",%.2f", v);
 		} else {
-			printf(" %*s", w, "-");
+			putchar(',');
 		}
 	}
 	puts(o->fmt == FMT_JSON ? "}" : "");
+}
+
+/*
+ * The table: pidstat's reports, each column a derived value (bytes as
+ * kB, 1024 bytes, as pidstat's kB_rd/s), its header, and its divisor.
+ */
+struct tcol {
+	const char *head;
+	enum taskdiag_derived d;
+	double div;
+};
+
+static const struct tcol report_cpu[] = {
+	{ "%CPU", TASKDIAG_DERIVED_CPU, 1 }, { "%MACH", TASKDIAG_DERIVED_CPU_MACHINE, 1 },
+	{ "minflt/s", TASKDIAG_DERIVED_MINFLT_RATE, 1 },
+	{ "majflt/s", TASKDIAG_DERIVED_MAJFLT_RATE, 1 },
+}, report_io[] = {
+	{ "kB_rd/s", TASKDIAG_DERIVED_READ_BYTES_RATE, 1024 },
+	{ "kB_wr/s", TASKDIAG_DERIVED_WRITE_BYTES_RATE, 1024 },
+	{ "kB_rch/s", TASKDIAG_DERIVED_RCHAR_RATE, 1024 },
+	{ "kB_wch/s", TASKDIAG_DERIVED_WCHAR_RATE, 1024 },
+}, report_csw[] = {
+	{ "cswch/s", TASKDIAG_DERIVED_VOLUNTARY_CTXT_RATE, 1 },
+	{ "nvcswch/s", TASKDIAG_DERIVED_NONVOLUNTARY_CTXT_RATE, 1 },
+	{ "rdcall/s", TASKDIAG_DERIVED_SYSCR_RATE, 1 },
+	{ "wrcall/s", TASKDIAG_DERIVED_SYSCW_RATE, 1 },
+};
+
+static const struct {
+	const struct tcol *col;
+	size_t n;
+} reports[] = {
+	{ report_cpu, sizeof(report_cpu) / sizeof(report_cpu[0]) },
+	{ report_io, sizeof(report_io) / sizeof(report_io[0]) },
+	{ report_csw, sizeof(report_csw) / sizeof(report_csw[0]) },
+};
+
+/*
+ * A value column, its space included ("  12345.67"); pids take 7 digits
+ * (pid_max is at most 4194304): with -A, 65 columns before the name, 80
+ * with a name of 15 (the kernel's TASK_COMM_LEN).
+ */
+#define TCOL_W 10
+
+/* One interval as the table: each report, a blank line before it. */
+static void table(const struct iopts *o, const struct taskdiag_diff *diff, const char *when)
+{
+	size_t r, i, c;
+
+	for (r = 0; r < sizeof(reports) / sizeof(reports[0]); r++) {
+		printf("\n%-8s", when);
+		if (o->threads)
+			printf(" %7s %7s", "TGID", "TID");
+		else
+			printf(" %7s", "PID");
+		for (c = 0; c < reports[r].n; c++)
+			printf("%*s", TCOL_W, reports[r].col[c].head);
+		fputs(" Command\n", stdout);
+		for (i = 0; i < taskdiag_diff_count(diff); i++) {
+			const struct taskdiag_task *t = taskdiag_diff_task(diff, i);
+			const char *comm = "";
+
+			if (!listed(o, t))
+				continue;
+			taskdiag_task_get_string(t, TASKDIAG_ITEM_BASE_COMM, &comm);
+			printf("%-8s", when);
+			if (o->threads)
+				printf(" %7d %7d", (int)taskdiag_task_tgid(t), (int)taskdiag_task_pid(t));
+			else
+				printf(" %7d", (int)taskdiag_task_pid(t));
+			for (c = 0; c < reports[r].n; c++) {
+				double v;
+
+				if (taskdiag_diff_get(diff, i, reports[r].col[c].d, &v))
+					printf("%*s", TCOL_W, "-");
+				else
+					printf("%*.2f", TCOL_W, v / reports[r].col[c].div);
+			}
+			putchar(' ');
+			put_name(comm);
+			putchar('\n');
+		}
+	}
 }
 
 static int fail(int err)
@@ -189,6 +319,34 @@ static int fail(int err)
 	fprintf(stderr, "task_diag_all: %s%s\n", taskdiag_strerror(err),
 		err == -TASKDIAG_ENOMODULE ? " (" TD_MODULE_HINT ", or use -b procfs)" : "");
 	return err == -TASKDIAG_ENOMODULE ? 3 : 1;
+}
+
+/* Each pid of -p in the first sample, or exit status 5 as task_diag_all's. */
+static int check_listed(const struct iopts *o, const struct taskdiag_sample *s)
+{
+	size_t n = taskdiag_sample_count(s), k;
+	uint32_t i;
+
+	for (i = 0; i < o->npids; i++) {
+		for (k = 0; k < n; k++)
+			if ((uint32_t)taskdiag_task_tgid(taskdiag_sample_task(s, k)) == o->pids[i])
+				break;
+		if (k == n) {
+			fprintf(stderr, "task_diag_all: pid %u: no such process\n", o->pids[i]);
+			return 5;
+		}
+	}
+	return 0;
+}
+
+/* The time of day now, as pidstat's first column (HH:MM:SS). */
+static void time_of_day(char *buf, size_t n)
+{
+	time_t now = time(NULL);
+	struct tm tm;
+
+	if (!localtime_r(&now, &tm) || !strftime(buf, n, "%H:%M:%S", &tm))
+		snprintf(buf, n, "?");
 }
 
 int tda_interval_main(int argc, char **argv)
@@ -199,13 +357,25 @@ int tda_interval_main(int argc, char **argv)
 	struct taskdiag_diff *diff = NULL;
 	struct taskdiag *td = NULL;
 	struct timespec ts;
+	char when[32];
 	long n;
-	int cur = 0, err;
+	int cur = 0, err, rc = 0;
 
 	parse(argc, argv, &o);
-	req.scope = o.pid ? (o.threads ? TASKDIAG_SCOPE_THREADS : TASKDIAG_SCOPE_TASK)
-			  : (o.threads ? TASKDIAG_SCOPE_ALL_THREADS : TASKDIAG_SCOPE_ALL_PROCESSES);
-	req.pid = o.pid;
+	/*
+	 * One pid: that process (or its threads); several: every process with
+	 * the pid filter, or every thread (-A), kept by their process here.
+	 */
+	if (o.npids == 1) {
+		req.scope = o.threads ? TASKDIAG_SCOPE_THREADS : TASKDIAG_SCOPE_TASK;
+		req.pid = (pid_t)o.pids[0];
+	} else {
+		req.scope = o.threads ? TASKDIAG_SCOPE_ALL_THREADS : TASKDIAG_SCOPE_ALL_PROCESSES;
+		if (!o.threads) {
+			req.pids = o.pids;
+			req.npids = o.npids;
+		}
+	}
 	req.groups = TASKDIAG_GROUP_BASE | TASKDIAG_GROUP_STAT | TASKDIAG_GROUP_IO |
 		     TASKDIAG_GROUP_STATUS;
 	err = taskdiag_open(&td, o.backend);
@@ -219,10 +389,17 @@ int tda_interval_main(int argc, char **argv)
 		err = taskdiag_diff_new(&diff);
 	if (!err) {
 		err = taskdiag_sample_take(td, &req, s[cur]);
+		if (err == -ESRCH && o.npids == 1) {
+			err = 0;
+			rc = check_listed(&o, s[cur]);
+		}
 		err = err < 0 ? err : 0;
 	}
-	header(&o);
-	for (n = 0; !err && (!o.count || n < o.count); n++) {
+	if (!err && !rc)
+		rc = check_listed(&o, s[cur]);
+	if (!err && !rc)
+		header(&o);
+	for (n = 0; !err && !rc && (!o.count || n < o.count); n++) {
 		size_t i;
 
 		ts.tv_sec = (time_t)o.interval;
@@ -230,12 +407,18 @@ int tda_interval_main(int argc, char **argv)
 		while (nanosleep(&ts, &ts) && errno == EINTR)
 			;
 		err = taskdiag_sample_take(td, &req, s[!cur]);
+		if (err == -ESRCH && o.npids == 1)
+			err = 0;	/* the process is gone: an interval without it */
 		if (err < 0)
 			break;
+		time_of_day(when, sizeof(when));
 		cur = !cur;
 		err = taskdiag_diff_compute(diff, s[!cur], s[cur], 0);
-		for (i = 0; !err && i < taskdiag_diff_count(diff); i++)
-			record(&o, diff, i, (double)taskdiag_sample_time(s[cur]) / 1e9);
+		if (!err && o.fmt == FMT_TABLE)
+			table(&o, diff, when);
+		for (i = 0; !err && o.fmt != FMT_TABLE && i < taskdiag_diff_count(diff); i++)
+			if (listed(&o, taskdiag_diff_task(diff, i)))
+				record(&o, diff, i, (double)taskdiag_sample_time(s[cur]) / 1e9);
 		if (fflush(stdout))
 			err = -errno;
 	}
@@ -243,5 +426,6 @@ int tda_interval_main(int argc, char **argv)
 	taskdiag_sample_free(s[0]);
 	taskdiag_sample_free(s[1]);
 	taskdiag_close(td);
-	return err ? fail(err) : 0;
+	free(o.pids);
+	return err ? fail(err) : rc;
 }

@@ -13,8 +13,10 @@ Fixtures whose rates are known whatever the machine's load:
   one tick, and the task is read a little later or earlier in one walk than in the other),
   above 0 in one interval at least, cpu_machine = cpu / online CPUs, and
   cpu_time = cpu / 100 * the interval.
-Each fixture has one record per interval; JSON lines, CSV and the table
-carry the same fields; bad values of --interval and --count are usage
+Each fixture has one record per interval; JSON lines and CSV carry the
+same fields; the table is pidstat's three reports per interval (time of day
+first, the command name last, the rest within 80 columns, columns aligned);
+several -p list exactly those processes, a pid that is not there exits 5; bad values of --interval and --count are usage
 errors (exit 2); --backend netlink exits 3 where the module is not loaded.
 
 Usage: test_interval.py TASK_DIAG_ALL
@@ -23,9 +25,11 @@ import csv
 import io
 import json
 import os
+import re
 import signal
 import subprocess
 import sys
+import time
 
 failures = []
 PY = "/usr/bin/python3"
@@ -50,6 +54,94 @@ def fail(msg):
 
 def close(a, b, rel=0.01):
     return abs(a - b) <= rel * max(abs(a), abs(b)) + 0.02
+
+
+# pidstat's three reports, as the table prints them: header cells after the
+# time and the ids, then Command; and the JSON field of each value column
+# with its divisor (kB are 1024 bytes)
+REPORTS = [
+    (["%CPU", "%MACH", "minflt/s", "majflt/s"],
+     [("cpu", 1), ("cpu_machine", 1), ("minflt_rate", 1), ("majflt_rate", 1)]),
+    (["kB_rd/s", "kB_wr/s", "kB_rch/s", "kB_wch/s"],
+     [("read_bytes_rate", 1024), ("write_bytes_rate", 1024), ("rchar_rate", 1024),
+      ("wchar_rate", 1024)]),
+    (["cswch/s", "nvcswch/s", "rdcall/s", "wrcall/s"],
+     [("voluntary_ctxt_rate", 1), ("nonvoluntary_ctxt_rate", 1), ("syscr_rate", 1),
+      ("syscw_rate", 1)]),
+]
+
+
+def check_table(tda, procs):
+    """The table: per interval, three reports, each a blank line, a header
+    that begins with the time of day, a line per task; every line but the
+    command name within 80 columns (threads too); a long name does not move
+    the columns; the stopped fixture's values 0.00 in every report."""
+    for threads in (False, True):
+        ids = ["TGID", "TID"] if threads else ["PID"]
+        argv = [tda, "--interval", "0.5", "--count", "2", "--backend", "procfs", "-p",
+                ",".join(str(p.pid) for p in procs)] + (["-A"] if threads else [])
+        t0 = time.time()
+        t = subprocess.run(argv, capture_output=True, text=True)
+        t1 = time.time()
+        what = " ".join(argv[1:])
+        if t.returncode or t.stderr:
+            fail("%s: exit %d, %r" % (what, t.returncode, t.stderr))
+            continue
+        blocks = [""] + t.stdout[1:].split("\n\n")
+        if not t.stdout.startswith("\n") or len(blocks) != 2 * len(REPORTS) + 1:
+            fail("%s: not 2 x 3 reports, each after a blank line: %r" % (what, t.stdout))
+            continue
+        tods = {time.strftime("%H:%M:%S", time.localtime(x)) for x in
+                range(int(t0), int(t1) + 2)}
+        for k, block in enumerate(blocks[1:]):
+            lines = block.rstrip("\n").split("\n")
+            heads, fields = REPORTS[k % len(REPORTS)]
+            head = lines[0].split()
+            if head[1:] != ids + heads + ["Command"] or head[0] not in tods:
+                fail("%s: header %r, want a time of day of the run (%s) and %r"
+                     % (what, lines[0], sorted(tods), ids + heads + ["Command"]))
+            name_at = lines[0].index(" Command") + 1
+            if name_at + 15 > 80:
+                fail("%s: a name of 15 characters ends past column 80: %r" % (what, lines[0]))
+            for ln in lines:
+                if ln[:8] != lines[0][:8] or ln[name_at - 1] != " " or ln[name_at] == " ":
+                    fail("%s: the time differs, or the name does not start at %d: %r"
+                         % (what, name_at, ln))
+            rows = {int(ln.split()[1]): ln for ln in lines[1:]}
+            want = {p.pid for p in procs}
+            got = set(rows)
+            if got != want:
+                fail("%s: processes %s, want %s" % (what, sorted(got), sorted(want)))
+            st = rows.get(procs[0].pid)
+            if st and st.split()[len(ids) + 1:len(ids) + 1 + len(heads)] != ["0.00"] * len(heads):
+                fail("%s: the stopped process: %r" % (what, st))
+        # the same columns at every line: each cell ends where its header does
+        for block in blocks[1:]:
+            lines = block.rstrip("\n").split("\n")
+            head = lines[0][:lines[0].index(" Command")]
+            edges = [m.end() for m in re.finditer(r"\S+", head)]
+            for ln in lines[1:]:
+                if [m.end() for m in re.finditer(r"\S+", ln[:len(head)])] != edges:
+                    fail("%s: a value column does not line up: %r under %r" % (what, ln, head))
+
+
+def check_pids(tda, a, b):
+    """Several -p (a list and repeated): those processes only; a pid that is
+    not there: exit status 5 and a message, as task_diag_all's."""
+    for argv in (["-p", "%d,%d" % (a.pid, b.pid)], ["-p", str(a.pid), "-p", str(b.pid)]):
+        r = subprocess.run([tda, "--interval", "0.2", "--count", "1", "-j", "--backend",
+                            "procfs"] + argv, capture_output=True, text=True)
+        got = sorted(json.loads(ln)["pid"] for ln in r.stdout.splitlines())
+        if r.returncode or got != sorted([a.pid, b.pid]):
+            fail("%s: exit %d, pids %s" % (" ".join(argv), r.returncode, got))
+    gone = subprocess.Popen(["true"])
+    gone.wait()
+    for argv in (["-p", str(gone.pid)], ["-p", "%d,%d" % (a.pid, gone.pid)]):
+        r = subprocess.run([tda, "--interval", "0.2", "--count", "1", "--backend", "procfs"] +
+                           argv, capture_output=True, text=True)
+        if r.returncode != 5 or "pid %d: no such process" % gone.pid not in r.stderr:
+            fail("%s (a pid that exited): exit %d, %r" % (" ".join(argv), r.returncode,
+                                                          r.stderr))
 
 
 def main():
@@ -122,12 +214,8 @@ def main():
         if c.returncode or len(rows) != 1 or set(rows[0]) != set(recs[0]) or \
                 int(rows[0]["pid"]) != stopped.pid or float(rows[0]["cpu"]) != 0:
             fail("--csv -p: %r %r" % (c.returncode, c.stdout))
-        t = subprocess.run([tda, "--interval", "0.2", "--count", "2", "--backend", "procfs",
-                            "-p", str(stopped.pid)], capture_output=True, text=True)
-        lines = t.stdout.splitlines()
-        if t.returncode or len(lines) != 3 or lines[0].split() != ["time", "pid", "tgid", "comm"] + \
-                [k for k in recs[0] if k not in ("time", "pid", "tgid", "comm")]:
-            fail("table: %r %r" % (t.returncode, t.stdout))
+        check_table(tda, [stopped, iop, busy])
+        check_pids(tda, stopped, iop)
     finally:
         for p in procs:
             p.kill()
