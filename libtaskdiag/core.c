@@ -120,6 +120,16 @@ int td_api_replay_request(struct taskdiag *td, struct taskdiag_request *req)
 	return td_nl_replay_request(td, req);
 }
 
+int taskdiag_replay_system(struct taskdiag *td, struct taskdiag_system *sys, size_t size,
+			   uint64_t *now)
+{
+	if (!td || !sys || !now || td->ops != &td_replay_backend)
+		return -EINVAL;
+	if (td->iter)
+		return -EBUSY;
+	return td_nl_replay_system(td, sys, size, now);
+}
+
 int taskdiag_set_record(struct taskdiag *td, int fd)
 {
 	if (!td || td->ops != &td_netlink_backend)

@@ -313,6 +313,9 @@ TD_HIDDEN int td_nl_errno(int nle_err);
 TD_HIDDEN int td_nl_set_record(struct taskdiag *td, int fd);
 TD_HIDDEN int td_nl_replay_open(struct taskdiag *td, int fd);
 TD_HIDDEN int td_nl_replay_request(struct taskdiag *td, struct taskdiag_request *req);
+/* td_nl_replay_system(): the recording host of the next request (format 2). */
+TD_HIDDEN int td_nl_replay_system(struct taskdiag *td, struct taskdiag_system *sys, size_t size,
+				  uint64_t *now);
 
 /*
  * Samples (sample.c) built by hand, for tests: td_sample_reset() empties

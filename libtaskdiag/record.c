@@ -8,12 +8,17 @@
  * A recording is the reply stream as the kernel sent it, in host byte order
  * (as netlink itself):
  *
- *   header  "TDIAGRAW" | u32 format (1) | u32 TASK_DIAG_FAMILY_VERSION
+ *   header  "TDIAGRAW" | u32 format (2; 1 is read too) | u32 TASK_DIAG_FAMILY_VERSION
  *   record  u32 type | u32 length | length bytes of payload, no padding
  *     TD_RAW_REQUEST   struct td_raw_request: the sequence number and
  *                      family id of a request sent, and what it asked for
  *     TD_RAW_DATAGRAM  one datagram of at most TD_NL_BUFSZ bytes, as
  *                      recvmsg() returned it (replies to any request)
+ *     TD_RAW_SYSTEM    struct td_raw_system (format 2, before each request):
+ *                      the recording host's clocks when it was sent, its
+ *                      boot time, HZ, CPUs and memory, so that a replay
+ *                      computes %CPU, elapsed and start times as they were
+ *                      (a longer payload is read as far as this one goes)
  *
  * The header's family version is the ABI version of the messages: a
  * recording of another version than this library's is refused with
@@ -31,6 +36,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <linux/task_diag.h>
@@ -46,19 +52,33 @@ struct td_raw_request {
 	uint32_t groups;
 };
 
+struct td_raw_system {
+	uint64_t realtime;	/* CLOCK_REALTIME, ns since the epoch */
+	uint64_t uptime;	/* CLOCK_BOOTTIME, ns (the samples' clock) */
+	uint64_t boot_time;	/* /proc/stat btime, seconds since the epoch */
+	uint64_t mem_total;	/* bytes */
+	uint32_t hz;
+	uint32_t ncpu;
+	uint32_t page_size;
+	uint32_t reserved;	/* 0 */
+};
+
 /* A replay's datagram source. */
 struct td_replay {
 	int fd;
 	bool have_req;			/* req holds the next request record */
+	bool have_sys;			/* sys came before it */
 	struct td_raw_request req;
+	struct td_raw_system sys;
 };
 
 #define TD_RAW_MAGIC	"TDIAGRAW"
-#define TD_RAW_FORMAT	1
+#define TD_RAW_FORMAT	2
 
 enum {
 	TD_RAW_REQUEST = 1,
 	TD_RAW_DATAGRAM = 2,
+	TD_RAW_SYSTEM = 3,
 };
 
 struct td_raw_header {
@@ -69,6 +89,7 @@ struct td_raw_header {
 
 _Static_assert(sizeof(struct td_raw_header) == 16, "the file header is 16 bytes");
 _Static_assert(sizeof(struct td_raw_request) == 20, "a request record is 20 bytes");
+_Static_assert(sizeof(struct td_raw_system) == 48, "a system record is 48 bytes");
 
 static int td_write_all(int fd, const void *p, size_t len)
 {
@@ -147,6 +168,17 @@ static int td_raw_next(struct td_nl *nl, uint32_t *type, size_t *len)
 		if (r == 1)
 			rp->have_req = true;
 		break;
+	case TD_RAW_SYSTEM:
+		if (hdr[1] < sizeof(rp->sys) || hdr[1] > TD_NL_BUFSZ)
+			return -EBADMSG;
+		r = td_read_all(rp->fd, &rp->sys, sizeof(rp->sys));
+		/* what a later format adds after it */
+		if (r == 1 && hdr[1] > sizeof(rp->sys))
+			r = td_read_all(rp->fd, nl->buf, hdr[1] - sizeof(rp->sys));
+		if (r == 1 && (!rp->sys.hz || !rp->sys.realtime))
+			r = -EBADMSG;
+		rp->have_sys = r == 1;
+		break;
 	case TD_RAW_DATAGRAM:
 		if (hdr[1] > TD_NL_BUFSZ)
 			return -EBADMSG;
@@ -194,9 +226,33 @@ static int td_replay_peek(struct td_nl *nl)
 		r = td_raw_next(nl, &type, &len);
 		if (r <= 0)
 			return r;
-		/* else a datagram of an iteration ended early: skip it */
+		/* else a datagram of an iteration ended early, or the system: on */
 	}
 	return 1;
+}
+
+/* The recording host as the request is sent: its clocks, boot time, HZ, CPUs and memory. */
+static int td_rec_system(int fd)
+{
+	struct td_raw_system r = { 0 };
+	struct taskdiag_system sys;
+	struct timespec rt, bt;
+	long page = sysconf(_SC_PAGESIZE);
+	int err;
+
+	err = taskdiag_system_read(&sys, sizeof(sys));
+	if (err)
+		return err;
+	if (clock_gettime(CLOCK_REALTIME, &rt) || clock_gettime(CLOCK_BOOTTIME, &bt))
+		return -errno;
+	r.realtime = (uint64_t)rt.tv_sec * 1000000000u + (uint64_t)rt.tv_nsec;
+	r.uptime = (uint64_t)bt.tv_sec * 1000000000u + (uint64_t)bt.tv_nsec;
+	r.boot_time = sys.boot_time;
+	r.mem_total = sys.mem_total;
+	r.hz = sys.hz;
+	r.ncpu = sys.ncpu;
+	r.page_size = page > 0 ? (uint32_t)page : 0;
+	return td_raw_write(fd, TD_RAW_SYSTEM, &r, sizeof(r));
 }
 
 int td_rec_request(int fd, uint32_t seq, uint16_t family, const struct taskdiag_request *req)
@@ -208,8 +264,9 @@ int td_rec_request(int fd, uint32_t seq, uint16_t family, const struct taskdiag_
 		.pid = (uint32_t)req->pid,
 		.groups = req->groups,
 	};
+	int err = td_rec_system(fd);
 
-	return td_raw_write(fd, TD_RAW_REQUEST, &r, sizeof(r));
+	return err ? err : td_raw_write(fd, TD_RAW_REQUEST, &r, sizeof(r));
 }
 
 int td_rec_datagram(int fd, const void *buf, size_t len)
@@ -248,7 +305,7 @@ int td_nl_replay_open(struct taskdiag *td, int fd)
 	err = td_read_all(fd, &h, sizeof(h));
 	if (err <= 0)
 		return err ? err : -EBADMSG;
-	if (memcmp(h.magic, TD_RAW_MAGIC, sizeof(h.magic)) || h.format != TD_RAW_FORMAT)
+	if (memcmp(h.magic, TD_RAW_MAGIC, sizeof(h.magic)) || !h.format || h.format > TD_RAW_FORMAT)
 		return -EBADMSG;
 	/* Recorded from a module of another ABI version: its messages are not ours. */
 	if (h.family_version != TASK_DIAG_FAMILY_VERSION)
@@ -285,6 +342,30 @@ int td_nl_replay_request(struct taskdiag *td, struct taskdiag_request *req)
 	return 0;
 }
 
+int td_nl_replay_system(struct taskdiag *td, struct taskdiag_system *sys, size_t size,
+			uint64_t *now)
+{
+	struct td_nl *nl = td->priv;
+	struct td_replay *rp = nl->src;
+	struct taskdiag_system s = { 0 };
+	int err;
+
+	err = td_replay_peek(nl);
+	if (err <= 0)
+		return err ? err : -ENODATA;
+	if (!rp->have_sys)
+		return -ENODATA;
+	s.boot_time = rp->sys.boot_time;
+	s.uptime = rp->sys.uptime;
+	s.hz = rp->sys.hz;
+	s.ncpu = rp->sys.ncpu;
+	s.mem_total = rp->sys.mem_total;
+	memset(sys, 0, size);
+	memcpy(sys, &s, size < sizeof(s) ? size : sizeof(s));
+	*now = rp->sys.realtime;
+	return 0;
+}
+
 /* The request is not sent: the next one recorded is replayed, whatever it asked. */
 static int td_replay_iter_start(struct taskdiag_iter *it)
 {
@@ -296,6 +377,7 @@ static int td_replay_iter_start(struct taskdiag_iter *it)
 	if (r <= 0)
 		return r ? r : -EBADMSG;	/* nothing (more) was recorded */
 	rp->have_req = false;
+	rp->have_sys = false;	/* the next request's comes before it */
 	td_nl_begin(it, rp->req.seq, (uint16_t)rp->req.family);
 	return 0;
 }

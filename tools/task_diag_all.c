@@ -660,6 +660,24 @@ static int finish(int ret)
 	return ret;
 }
 
+/*
+ * A recording that keeps its host (this version's): %CPU, elapsed and start
+ * times as they were when it was made, not against this machine's clocks.
+ */
+static void use_recorded_host(struct taskdiag *td, struct psf_ctx *cx)
+{
+	struct taskdiag_system sys;
+	uint64_t now;
+
+	if (taskdiag_replay_system(td, &sys, sizeof(sys), &now))
+		return;	/* an older recording: this host's, as before */
+	cx->boot_time = (time_t)sys.boot_time;
+	cx->uptime_cs = sys.uptime / 10000000u;
+	cx->now = (time_t)(now / 1000000000u);
+	cx->hz = sys.hz;
+	cx->mem_total_kib = sys.mem_total / 1024;
+}
+
 int main(int argc, char **argv)
 {
 	struct taskdiag_request req = { 0 };
@@ -731,6 +749,7 @@ int main(int argc, char **argv)
 			goto out;
 		}
 		req = rec;
+		use_recorded_host(td, &o.cx);
 		/* Columns for what was recorded, unless asked otherwise. */
 		if (!opt.groups_set)
 			opt.groups = rec.groups;

@@ -519,6 +519,25 @@ TASKDIAG_API int taskdiag_open_replay(struct taskdiag **td, int fd);
  */
 TASKDIAG_API int taskdiag_replay_request(struct taskdiag *td, struct taskdiag_request *req);
 
+struct taskdiag_system;
+
+/**
+ * taskdiag_replay_system() - the machine the next replayed request was recorded on
+ * @td: a replay handle, with no iteration running
+ * @sys: filled up to @size bytes with what the recording host had when it
+ *       sent the request: boot_time, uptime (CLOCK_BOOTTIME, the clock of
+ *       taskdiag_sample_time()), hz, ncpu and mem_total; the rest zero
+ * @size: sizeof(*sys) as the caller knows it
+ * @now: set to the recording host's CLOCK_REALTIME then, ns since the epoch
+ *
+ * Since 0.7: recordings of this version keep these, so that a replay shows
+ * %CPU, elapsed and start times as the recording host would have.
+ * Return: 0, -ENODATA (a recording of an older version, or none left),
+ * -EINVAL (not a replay handle), -EBUSY, -EBADMSG or a read error.
+ */
+TASKDIAG_API int taskdiag_replay_system(struct taskdiag *td, struct taskdiag_system *sys,
+					size_t size, uint64_t *now);
+
 /*
  * Samples and rates (since 0.2). A sample holds every record of one request
  * in storage that the next taskdiag_sample_take() reuses (one array of

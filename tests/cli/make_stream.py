@@ -281,6 +281,13 @@ def datagram(*msgs):
     return record(2, b"".join(msgs))
 
 
+def system(realtime, uptime, boot_time, mem_total, hz=100, ncpu=4, page_size=4096):
+    """The recording host (format 2): CLOCK_REALTIME and CLOCK_BOOTTIME in ns,
+    btime in s, MemTotal in bytes, USER_HZ, CPUs, page size."""
+    return record(3, struct.pack("=QQQQIIII", realtime, uptime, boot_time, mem_total, hz, ncpu,
+                                 page_size, 0))
+
+
 def good_stream():
     """Three tasks in two datagrams, a stale message of another request first."""
     stale = task_msg(TASKS[2], seq=SEQ - 1)

@@ -28,6 +28,7 @@ import re
 import subprocess
 import sys
 import tempfile
+import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
@@ -402,6 +403,42 @@ def check_table():
           "table: absent values %r" % out.decode())
 
 
+def check_host():
+    """A recording of this version keeps its host's clocks: elapsed, start and
+    %CPU are the recording host's, whatever this machine's uptime and date.
+    TASKS[0] started 5 s after boot and used 2 s of CPU; the host recorded
+    105 s of uptime at 2000000000 s since the epoch (btime 1999999895)."""
+    now, up = 2000000000, 105
+    path = os.path.join(WORK, "host.raw")
+    stream = make_stream.good_stream()
+    head = make_stream.header()
+    with open(path, "wb") as f:
+        f.write(make_stream.header(fmt=2) +
+                make_stream.system(now * 10**9, up * 10**9, now - up, 8 << 30) +
+                stream[len(head):])
+    t0 = TASKS[0]
+    start = now - up + t0["base"]["start_time"] // 10**9
+    # ps's %CPU: utime and stime each cut to clock ticks (as /proc has them),
+    # over the elapsed time, in tenths cut down: 1.23 + 0.76 s over 100 s
+    cs = t0["stat"]["utime"] // 10**7 + t0["stat"]["stime"] // 10**7
+    tenths = cs * 1000 // ((up - 5) * 100)
+    want = {"etimes": str(up - 5), "etime": "01:40", "%cpu": "%d.%d" % divmod(tenths, 10),
+            "lstart": time.strftime("%a %b %e %H:%M:%S %Y", time.gmtime(start)),
+            "start": time.strftime("%H:%M:%S", time.gmtime(start))}
+    fields = ["pid", "etimes", "etime", "%cpu", "start", "lstart"]
+    rc, out, err = run("--replay", path, "--csv", "-o", ",".join(fields), env={"TZ": "UTC"})
+    rows = {r["pid"]: r for r in csv.DictReader(io.StringIO(out.decode()))}
+    got = rows.get(str(t0["pid"]), {})
+    check(rc == 0 and not err and all(got.get(k) == v for k, v in want.items()),
+          "replay with the recorded host: %s, want %s (exit %d, %r)" % (got, want, rc, err))
+    # the oracle of the check: a recording without them uses this machine's
+    rc, out, err = run("--replay", os.path.join(WORK, "good.raw"), "--csv", "-o",
+                       ",".join(fields), env={"TZ": "UTC"})
+    rows = {r["pid"]: r for r in csv.DictReader(io.StringIO(out.decode()))}
+    check(rc == 0 and rows.get(str(t0["pid"]), {}).get("etimes") != want["etimes"],
+          "a recording of format 1 replays with this machine's uptime: %s" % rows)
+
+
 def check_pid_list():
     """-p as ps takes it, on this host's /proc (the procfs backend)."""
     me, parent = os.getpid(), os.getppid()
@@ -563,7 +600,7 @@ def main():
     with tempfile.TemporaryDirectory() as WORK:
         make_stream.main(["make_stream.py", WORK])
         {"json": check_json, "csv": check_csv, "table": check_table, "errors": check_errors,
-         "pids": check_pid_list,
+         "pids": check_pid_list, "host": check_host,
          "fuzz": check_fuzz, "usage": check_usage}[what]()
     print("%s: %d failures" % (what, len(failures)))
     return 1 if failures else 0
