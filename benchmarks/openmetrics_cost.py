@@ -47,11 +47,11 @@ def main():
     time.sleep(2)
     t = a.tool
     runs = {
-        "openmetrics_netlink": [t, "-b", "netlink", "-f", "openmetrics"],
-        "openmetrics_procfs": [t, "-b", "procfs", "-f", "openmetrics"],
-        "aggregate_user_netlink": [t, "-b", "netlink", "-f", "openmetrics", "--aggregate", "user"],
-        "aggregate_user_procfs": [t, "-b", "procfs", "-f", "openmetrics", "--aggregate", "user"],
-        "quiet_same_groups_netlink": [t, "-b", "netlink", "-q", "-s", "base,stat,io,status,cred"],
+        "openmetrics_netlink": [t, "--backend", "netlink", "-f", "openmetrics"],
+        "openmetrics_procfs": [t, "--backend", "procfs", "-f", "openmetrics"],
+        "aggregate_user_netlink": [t, "--backend", "netlink", "-f", "openmetrics", "--aggregate", "user"],
+        "aggregate_user_procfs": [t, "--backend", "procfs", "-f", "openmetrics", "--aggregate", "user"],
+        "quiet_same_groups_netlink": [t, "--backend", "netlink", "-q", "-s", "base,stat,io,status,cred"],
     }
     per = {k: [] for k in runs}
     for r in range(a.rounds):

@@ -101,7 +101,7 @@ enum {
 	OPT_QUIET_FALLBACK,
 };
 
-static const char short_opts[] = ":aAp:t:c:s:o:jqwf:b:hV";
+static const char short_opts[] = ":aAp:t:c:s:o:jqwf:hV";
 static const struct option long_opts[] = {
 	{ "all", no_argument, NULL, 'a' },
 	{ "all-threads", no_argument, NULL, 'A' },
@@ -188,7 +188,7 @@ static void usage(FILE *f)
 	      "      --count N            with --interval: write N times, then exit\n"
 	      "\n"
 	      "Source:\n"
-	      "  -b, --backend B          auto (default), netlink or procfs\n"
+	      "      --backend B          auto (default), netlink or procfs\n"
 	      "      --quiet-fallback     no notice when auto reads /proc for want of the\n"
 	      "                           module (-q gives none either)\n"
 	      "      --verify             dump with both backends and report every field\n"
@@ -200,10 +200,10 @@ static void usage(FILE *f)
 	      "  -V, --version            the version\n"
 	      "\n"
 	      "Per interval (%cpu and rates, like pidstat; see the man page):\n"
-	      "task_diag_all --interval SEC [--count N] [-A] [-p PID,...] [-j|--csv] [-b B]\n"
+	      "task_diag_all --interval SEC [--count N] [-A] [-p PID,...] [-j|--csv] [--backend B]\n"
 	      "\n"
 	      "Memory maps, as pmap -x (see --maps --help):\n"
-	      "task_diag_all --maps [-a | -p PID,...] [-b B] [--file-backed] [--exec]\n"
+	      "task_diag_all --maps [-a | -p PID,...] [--backend B] [--file-backed] [--exec]\n"
 	      "                     [--build-id]\n"
 	      "task_diag_all --maps -p PID --addr A[,A...]: the VMA at or above each address\n"
 	      "\n"
@@ -289,11 +289,11 @@ int report(int err, struct taskdiag *td, const char *fmt, ...)
 		snprintf(msg, sizeof(msg), "%s: not a task_diag recording, or a truncated or corrupt one",
 			 what);
 	else if (err == -TASKDIAG_ENOMODULE && g_needs_module)
-		/* -b procfs is refused with these: name what they need */
+		/* --backend procfs is refused with these: name what they need */
 		snprintf(msg, sizeof(msg), "%s: %s (%s needs the module: " TD_MODULE_HINT ")",
 			 what, taskdiag_strerror(err), g_needs_module);
 	else if (err == -TASKDIAG_ENOMODULE)
-		snprintf(msg, sizeof(msg), "%s: %s (" TD_MODULE_HINT ", or use -b procfs)",
+		snprintf(msg, sizeof(msg), "%s: %s (" TD_MODULE_HINT ", or use --backend procfs)",
 			 what, taskdiag_strerror(err));
 	else if (extack && err == -ESRCH && !strcmp(extack, "no such pid") &&
 		 taskdiag_get_backend(td) != TASKDIAG_BACKEND_NETLINK)
@@ -456,6 +456,10 @@ static void bad_option(const char *what, char **argv, int c)
 		size_t n = strcspn(arg, "=");
 
 		usage_defer("%s %.*s", what, (int)n, arg);
+	} else if (c == 'b' && !strcmp(what, "unknown option")) {
+		/* one meaning per letter across the tools: top's and tdtop's batch mode */
+		usage_defer("unknown option -b (the backend is --backend B; -b is batch mode in "
+			    "top and tdtop)");
 	} else if (c > 0 && c < 256) {
 		usage_defer("%s -%c", what, c);
 	} else {
@@ -549,7 +553,7 @@ static void parse_args(int argc, char **argv, struct opts *o)
 			else if (!strcmp(optarg, "procfs"))
 				o->backend = TASKDIAG_BACKEND_PROCFS;
 			else
-				usage_defer("-b: unknown backend '%s' (auto, netlink or procfs)", optarg);
+				usage_defer("--backend: unknown backend '%s' (auto, netlink or procfs)", optarg);
 			o->backend_set = true;
 			break;
 		case OPT_QUIET_FALLBACK:
@@ -598,12 +602,12 @@ static void parse_args(int argc, char **argv, struct opts *o)
 	if (o->dump_raw && !strcmp(o->dump_raw, "-"))
 		usage_error("--dump-raw needs a file, not standard output");
 	if (o->replay && (o->backend_set || o->verify || o->dump_raw || o->nscope))
-		usage_error("--replay replays what was recorded: no -a/-A/-p/-t/-c, -b, --verify "
+		usage_error("--replay replays what was recorded: no -a/-A/-p/-t/-c, --backend, --verify "
 			    "or --dump-raw with it");
 	if (o->verify && (o->backend_set || o->dump_raw))
-		usage_error("--verify reads both backends: no -b or --dump-raw with it");
+		usage_error("--verify reads both backends: no --backend or --dump-raw with it");
 	if (o->dump_raw && o->backend == TASKDIAG_BACKEND_PROCFS)
-		usage_error("--dump-raw records netlink replies: not with -b procfs");
+		usage_error("--dump-raw records netlink replies: not with --backend procfs");
 	if (o->verify && o->mode == OUT_CSV)
 		usage_error("--verify reports as text or JSON, not CSV");
 	if (o->npids > 1 && (o->verify || o->dump_raw))

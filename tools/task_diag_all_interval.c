@@ -7,7 +7,7 @@
  * --interval is on the command line.
  *
  *   task_diag_all --interval SEC [--count N] [-A] [-p PID[,PID...]]...
- *                 [-j | --csv] [-b, --backend auto|netlink|procfs] [--quiet-fallback]
+ *                 [-j | --csv] [--backend auto|netlink|procfs] [--quiet-fallback]
  *
  * The table is pidstat's layout: per interval, three reports (CPU and
  * faults; storage and read()/write() bytes; context switches and calls),
@@ -59,7 +59,7 @@ static void __attribute__((noreturn)) bad_usage(const char *msg, const char *arg
 {
 	fprintf(stderr, "task_diag_all: %s%s%s\n", msg, arg ? ": " : "", arg ? arg : "");
 	fputs("Usage: task_diag_all --interval SEC [--count N] [-A] [-p PID[,PID...]] "
-	      "[-j | --csv] [-b, --backend auto|netlink|procfs] [--quiet-fallback]\n", stderr);
+	      "[-j | --csv] [--backend auto|netlink|procfs] [--quiet-fallback]\n", stderr);
 	exit(2);
 }
 
@@ -112,7 +112,7 @@ static void parse(int argc, char **argv, struct iopts *o)
 	char *end;
 	int c;
 
-	while ((c = getopt_long(argc, argv, "Ap:jb:", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "Ap:j", longopts, NULL)) != -1) {
 		errno = 0;
 		switch (c) {
 		case 'I':
@@ -137,7 +137,6 @@ static void parse(int argc, char **argv, struct iopts *o)
 		case 'C':
 			o->fmt = FMT_CSV;
 			break;
-		case 'b':
 		case 'B':
 			if (!td_backend_parse(optarg, &o->backend))
 				bad_usage("unknown backend (auto, netlink or procfs)", optarg);
@@ -317,7 +316,7 @@ static void table(const struct iopts *o, const struct taskdiag_diff *diff, const
 static int fail(int err)
 {
 	fprintf(stderr, "task_diag_all: %s%s\n", taskdiag_strerror(err),
-		err == -TASKDIAG_ENOMODULE ? " (" TD_MODULE_HINT ", or use -b procfs)" : "");
+		err == -TASKDIAG_ENOMODULE ? " (" TD_MODULE_HINT ", or use --backend procfs)" : "");
 	return err == -TASKDIAG_ENOMODULE ? 3 : 1;
 }
 

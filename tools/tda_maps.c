@@ -33,15 +33,15 @@ bool tda_maps_wanted(int argc, char **argv)
 
 static void maps_usage(FILE *f)
 {
-	fputs("Usage: " PROG " --maps [-a | -p PID,...] [-b B] [--file-backed] [--exec] [--build-id]\n"
-	      "       " PROG " --maps -p PID --addr A[,A...] [-b B] [--file-backed] [--exec]\n"
+	fputs("Usage: " PROG " --maps [-a | -p PID,...] [--backend B] [--file-backed] [--exec] [--build-id]\n"
+	      "       " PROG " --maps -p PID --addr A[,A...] [--backend B] [--file-backed] [--exec]\n"
 	      "                 [--build-id]\n"
 	      "The memory maps of processes as pmap -x prints them (RSS and Dirty as -).\n"
 	      "      --addr A,..  for each address (hex), the VMA covering it or the next\n"
 	      "                   one above it, as a row after the address; none if none\n"
 	      "  -a, --all        every process the caller may read (default)\n"
 	      "  -p, --pid PID,.. these processes\n"
-	      "  -b, --backend B  auto (default), netlink or procfs\n"
+	      "      --backend B  auto (default), netlink or procfs\n"
 	      "      --quiet-fallback  no notice when auto reads /proc for want of the module\n"
 	      "      --file-backed, --exec  only VMAs that map a file, that are executable\n"
 	      "      --build-id   the GNU build id of a mapped ELF file, in hex, after the\n"
@@ -231,7 +231,7 @@ int tda_maps_main(int argc, char **argv)
 	int c, ret = 0;
 
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":ap:b:h", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":ap:h", opts, NULL)) != -1) {
 		switch (c) {
 		case 'm':
 		case 'a':
@@ -245,7 +245,7 @@ int tda_maps_main(int argc, char **argv)
 			else if (!strcmp(optarg, "procfs"))
 				backend = TASKDIAG_BACKEND_PROCFS;
 			else if (strcmp(optarg, "auto"))
-				usage_error("-b: unknown backend '%s' (auto, netlink or procfs)", optarg);
+				usage_error("--backend: unknown backend '%s' (auto, netlink or procfs)", optarg);
 			break;
 		case 'F':
 			req.filter |= TASKDIAG_VMA_FILE_BACKED;

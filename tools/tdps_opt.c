@@ -72,7 +72,7 @@ static void usage(void)
 	      " -w, w             wider (twice: unlimited); --cols, --width N\n"
 	      "\n"
 	      "Other:\n"
-	      " -b, --backend B   auto (default), netlink or procfs\n"
+	      "     --backend B   auto (default), netlink or procfs\n"
 	      "     --quiet-fallback  no notice when auto reads /proc for want of the module\n"
 	      "     --help        this text\n"
 	      " -V, V, --version  the version\n"
@@ -836,10 +836,6 @@ static bool unix_letter(struct tdps_opts *o, struct argv_walk *w, char c, char *
 	case 'V':
 		version();
 		break;
-	case 'b':
-		/* not a ps option: task_diag_all's -b */
-		o->backend = parse_backend(opt_arg(w, rest));
-		return true;
 	case 'C':
 		arg = opt_arg(w, rest);
 		need(arg, "list of command names must follow -C");

@@ -444,7 +444,7 @@ def check_pid_list():
     me, parent = os.getpid(), os.getppid()
     for argv in (["-p", "%d,1" % me, "-p", "%d 1" % parent], ["-p", "1", "-p", str(parent),
                                                            "-p", str(me)]):
-        rc, out, err = run("-b", "procfs", "-o", "pid,ppid", *argv)
+        rc, out, err = run("--backend", "procfs", "-o", "pid,ppid", *argv)
         rows = [line.split() for line in out.decode().splitlines()[1:]]
         exp = sorted({1, me, parent})
         check(rc == 0 and [int(r[0]) for r in rows] == exp and not err,
@@ -454,7 +454,7 @@ def check_pid_list():
     gone = 1
     while os.path.exists("/proc/%d" % gone) or gone == 1:
         gone = random.randrange(2 ** 22 - 10000, 2 ** 22)
-    rc, out, err = run("-b", "procfs", "-o", "pid", "-p", "1,%d" % gone)
+    rc, out, err = run("--backend", "procfs", "-o", "pid", "-p", "1,%d" % gone)
     check(rc == 5 and out.decode().split() == ["PID", "1"] and str(gone) in err and
           len(err.splitlines()) == 1, "-p 1,<gone>: %d %r %r" % (rc, out, err))
     for bad in ("1,,2", "1,x", ""):
@@ -567,12 +567,14 @@ def check_usage():
     for argv, msg in ((["-x"], "unknown option -x"), (["--bogus"], "unknown option --bogus"),
                       (["-p"], "missing argument to -p"), (["--pid"], "missing argument to --pid"),
                       (["-p", "0"], "not a pid"), (["-p", "12x"], "not a pid"),
-                      (["-s", "nope"], "unknown group 'nope'"), (["-b", "x"], "unknown backend"),
+                      (["-s", "nope"], "unknown group 'nope'"), (["--backend", "x"], "unknown backend"),
                       (["-o", "nope"], "unknown field 'nope'"), (["-o", "pid,pid"], "twice"),
                       (["-p", "1", "-c", "2"], "exclusive"), (["stray"], "unexpected argument"),
                       (["--replay", good, "-p", "1"], "--replay"),
-                      (["--verify", "-b", "procfs"], "--verify"),
-                      (["--dump-raw", "x", "-b", "procfs"], "--dump-raw")):
+                      (["--verify", "--backend", "procfs"], "--verify"),
+                      (["--dump-raw", "x", "--backend", "procfs"], "--dump-raw"),
+                      # one meaning per letter across the tools: -b is top's batch mode
+                      (["-b", "procfs"], "the backend is --backend B")):
         rc, out, err = run(*argv)
         check(rc == 2 and msg in err and "--help" in err and out == b"",
               "%s: exit %d, %r" % (argv, rc, err))
@@ -589,7 +591,7 @@ def check_usage():
                                     "cmdline", "args")), "-o help: %r" % names[:300])
     # Without the module on this host, netlink asked for is exit 3.
     if not os.path.exists("/sys/module/task_diag"):
-        for argv in (["-b", "netlink"], ["--verify"], ["--dump-raw", os.path.join(WORK, "y")]):
+        for argv in (["--backend", "netlink"], ["--verify"], ["--dump-raw", os.path.join(WORK, "y")]):
             rc, out, err = run(*argv)
             check(rc == 3 and "module is not loaded" in err, "%s: %d %r" % (argv, rc, err))
 

@@ -85,7 +85,7 @@ def check_docs(man_dir, tools):
 
 def main():
     tda, tdps, tdtop, man_dir = sys.argv[1:5]
-    rc, _, err = run([tda, "-b", "netlink", "-p", "1", "-o", "pid"])
+    rc, _, err = run([tda, "--backend", "netlink", "-p", "1", "-o", "pid"])
     if rc != 3:
         print("SKIP: the task_diag module is loaded here (exit %d: %s)" % (rc, err.strip()))
         return 77

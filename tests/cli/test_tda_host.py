@@ -90,7 +90,7 @@ def check_nomodule():
             check("not loaded" in err and "task-diag-dkms" in err and
                   "modprobe task_diag" in err and "needs the module" in err,
                   "%s: says it needs the module and how to get it: %r" % (what, err))
-            # every "-b B" / "--backend B" / "--opt" the message suggests
+            # every "--backend B" / "--opt" the message suggests
             for sug in re.findall(r"use (-b \w+|--backend \w+|--[\w-]+)", err):
                 rc2, _, err2 = run([TDA] + cmd + sug.split())
                 check(rc2 != 2, "%s: the suggested '%s' is accepted (exit %d: %r)"
@@ -137,23 +137,23 @@ def check_cgroup():
             if os.path.isdir(mnt + path):
                 continue
             for extra in ([], ["-o", "pid,comm"], ["-p", str(os.getpid())]):
-                what = "-b procfs --cgroup %s %s" % (path, " ".join(extra))
-                rc, out, err = run([TDA, "-b", "procfs", "--cgroup", path] + extra)
+                what = "--backend procfs --cgroup %s %s" % (path, " ".join(extra))
+                rc, out, err = run([TDA, "--backend", "procfs", "--cgroup", path] + extra)
                 check(rc == 1 and not out and os.strerror(errno.ENOENT) in err and
                       "no such cgroup in the sender's cgroup namespace (unified hierarchy)" in err,
                       "%s: refused as the module does (exit 1, ENOENT, its message), not a "
                       "table: exit %d, stdout %r, stderr %r" % (what, rc, out[:200], err))
-            rc, out, err = run([TDA, "-j", "-b", "procfs", "--cgroup", path])
+            rc, out, err = run([TDA, "-j", "--backend", "procfs", "--cgroup", path])
             lines = out.splitlines()
             obj = json.loads(lines[-1]) if lines else {}
             check(rc == 1 and len(lines) == 1 and obj.get("errno") == errno.ENOENT,
-                  "-j -b procfs --cgroup %s: one JSON error, errno ENOENT: %r" % (path, out))
+                  "-j --backend procfs --cgroup %s: one JSON error, errno ENOENT: %r" % (path, out))
     cg = my_cgroup()
     if cg is not None:
-        rc, out, err = run([TDA, "-b", "procfs", "--cgroup", cg, "-o", "pid"])
+        rc, out, err = run([TDA, "--backend", "procfs", "--cgroup", cg, "-o", "pid"])
         pids = [ln.strip() for ln in out.splitlines()[1:]]
         check(rc == 0 and str(os.getpid()) in pids,
-              "-b procfs --cgroup %s (this test's own): exit 0 and lists it: exit %d, %r"
+              "--backend procfs --cgroup %s (this test's own): exit 0 and lists it: exit %d, %r"
               % (cg, rc, err))
 
 
@@ -161,12 +161,12 @@ def check_aggregate():
     for agg in ("pid", "user", "comm", "user,comm"):
         for fmt in ([], ["-j"], ["--csv"], ["-f", "table"], ["-q"]):
             what = "--aggregate %s %s" % (agg, " ".join(fmt))
-            rc, out, err = run([TDA, "-b", "procfs", "--aggregate", agg] + fmt)
+            rc, out, err = run([TDA, "--backend", "procfs", "--aggregate", agg] + fmt)
             check(rc == 2 and "--aggregate" in err and "openmetrics" in err and
                   not out.strip().startswith(("PID", "pid")),
                   "%s without --format openmetrics: bad usage, exit 2: exit %d, %r"
                   % (what, rc, err))
-        rc, out, err = run([TDA, "-b", "procfs", "--format", "openmetrics", "--aggregate", agg])
+        rc, out, err = run([TDA, "--backend", "procfs", "--format", "openmetrics", "--aggregate", agg])
         check(rc == 0 and "# TYPE" in out,
               "--format openmetrics --aggregate %s: exit 0 (got %d, %r)" % (agg, rc, err[-300:]))
 
@@ -196,12 +196,12 @@ def check_help():
         os.symlink(shutil.which("sleep") or "/bin/sleep", exe)
         sleeper = subprocess.Popen([exe, "60"])
         for args in (["--comm", name], ["--comm", name, "--uid", str(os.getuid())]):
-            rc, out, err = run([TDA, "-b", "procfs", "-o", "pid"] + args)
+            rc, out, err = run([TDA, "--backend", "procfs", "-o", "pid"] + args)
             pids = [ln.strip() for ln in out.splitlines()[1:]]
             check(rc == 0 and pids == [str(sleeper.pid)],
-                  "-b procfs %s: exactly the process started as %s: %r"
+                  "--backend procfs %s: exactly the process started as %s: %r"
                   % (" ".join(args), name, pids))
-        rc, out, err = run([TDA, "-b", "procfs", "-j", "-s", "base", "-p",
+        rc, out, err = run([TDA, "--backend", "procfs", "-j", "-s", "base", "-p",
                             "1,%d" % sleeper.pid])
         lines = out.splitlines()
         ok = rc == 0 and len(lines) == 2
@@ -222,10 +222,10 @@ def check_nopid():
     pid = int(read("/proc/sys/kernel/pid_max").split()[0])   # pids are below it
     for opt in ("-p", "-t", "-c"):
         for extra in ([], ["-j"]):
-            rc, out, err = run([TDA, "-b", "procfs", opt, str(pid)] + extra)
+            rc, out, err = run([TDA, "--backend", "procfs", opt, str(pid)] + extra)
             line = err.strip().splitlines()[-1] if err.strip() else ""
             check(rc == 5 and str(pid) in line and line.lower().count("no such") == 1,
-                  "-b procfs %s %s %s: exit 5, 'no such' said once: exit %d, %r"
+                  "--backend procfs %s %s %s: exit 5, 'no such' said once: exit %d, %r"
                   % (opt, pid, " ".join(extra), rc, line))
 
 

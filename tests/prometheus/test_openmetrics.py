@@ -131,7 +131,7 @@ def run(*args, user=None):
 def tool_om(*args, fmt="prometheus"):
     """The tool's metrics, the 0.0.4 text by default (exit status 0 and
     nothing on stderr asked)."""
-    rc, out, err = run("-b", BACKEND, "--format", fmt, *args)
+    rc, out, err = run("--backend", BACKEND, "--format", fmt, *args)
     check(rc == 0 and not err, "%s %s: exit %d, %r" % (fmt, args, rc, err))
     return out
 
@@ -505,7 +505,7 @@ def check_exited():
     tool = None
     try:
         settle(procs)
-        tool = subprocess.Popen([TOOL, "-b", BACKEND, "--textfile", d, "--interval", "0.3",
+        tool = subprocess.Popen([TOOL, "--backend", BACKEND, "--textfile", d, "--interval", "0.3",
                                  "--count", "200", "--aggregate", "comm"], cwd="/")
         key, seen, first, later = (comm.decode(),), set(), None, None
         end = time.time() + 120
@@ -649,7 +649,7 @@ def check_node_exporter():
                      (port, ne.stderr.read().decode() if ne.poll() is not None else "")):
             return
         snap = snapshot(procs)
-        rc, out, err = run("-b", BACKEND, "--textfile", d, "--interval", "1", "--count", "2")
+        rc, out, err = run("--backend", BACKEND, "--textfile", d, "--interval", "1", "--count", "2")
         check(rc == 0 and not err, "--textfile --interval 1 --count 2: %d %r" % (rc, err))
         check(os.listdir(d) == ["task_diag.prom"], "the directory holds %s" % os.listdir(d))
         check(os.stat(os.path.join(d, "task_diag.prom")).st_mode & 0o777 == 0o644,
@@ -719,7 +719,7 @@ def check_usage():
         os.chmod(d, 0o555)
         cases.append((d, None))
     for path, user in cases:
-        rc, out, err = run("-b", BACKEND, "--textfile", path, user=user)
+        rc, out, err = run("--backend", BACKEND, "--textfile", path, user=user)
         check(rc != 0 and path in err and "cannot" in err and not out,
               "--textfile %s (uid %s): exit %d, %r" % (path, user, rc, err))
     os.chmod(d, 0o755)
@@ -783,7 +783,7 @@ def check_om1():
                   (what, len(got), len(want),
                    next(((a, b) for a, b in zip(got, want) if a != b), None)))
         # no process (the children of a fixture, which has none): # EOF alone
-        rc, out, err = run("-b", BACKEND, "-f", "openmetrics", "-c", str(procs[1].pid))
+        rc, out, err = run("--backend", BACKEND, "-f", "openmetrics", "-c", str(procs[1].pid))
         check(rc == 0 and out == "# EOF\n",
               "-f openmetrics of no process: %r (exit %d, %r)" % (out, rc, err))
     finally:

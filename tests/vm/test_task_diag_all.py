@@ -21,7 +21,7 @@ With the module loaded (as root or any user), what would be a bug:
   netlink` failing that test's values and om1 checks (the fixtures' metrics
   against /proc and promtool; OpenMetrics 1.0 against an OpenMetrics parser
   and the 0.0.4 text).
-Without the module: `-b netlink`, --verify and --dump-raw give exit status 3
+Without the module: `--backend netlink`, --verify and --dump-raw give exit status 3
 and say the module is not loaded (as JSON too with -j); the default backend
 falls back to /proc.
 """
@@ -243,7 +243,7 @@ def check_replay():
 def check_usage_errors():
     for argv, msg in ((["-x"], "unknown option"), (["--pid"], "missing argument"),
                       (["-p", "abc"], "not a pid"), (["-s", "bogus"], "unknown group"),
-                      (["-o", "bogus"], "unknown field"), (["-b", "sctp"], "unknown backend")):
+                      (["-o", "bogus"], "unknown field"), (["--backend", "sctp"], "unknown backend")):
         rc, out, err = run(*argv)
         check("%s exits 2 with a message" % " ".join(argv), rc == 2 and msg in err, err)
 
@@ -252,8 +252,8 @@ def check_no_pid(backends):
     pid = free_pid()
     for b in backends:
         for opt in ("-p", "-t", "-c"):
-            rc, out, err = run("-b", b, opt, str(pid))
-            check("-b %s %s <free pid> exits 5" % (b, opt),
+            rc, out, err = run("--backend", b, opt, str(pid))
+            check("--backend %s %s <free pid> exits 5" % (b, opt),
                   rc == 5 and "no such process" in err and str(pid) in err, "%d %s" % (rc, err))
     rc, out, err = run("-j", "-p", str(pid))
     obj = json.loads(out.splitlines()[-1]) if out else {}
@@ -261,21 +261,21 @@ def check_no_pid(backends):
 
 
 def check_openmetrics(test, promtool):
-    """-f prometheus and openmetrics -b netlink: their own test, against /proc,
+    """-f prometheus and openmetrics --backend netlink: their own test, against /proc,
     promtool and an OpenMetrics parser."""
     for what in ("values", "om1"):
         p = subprocess.run([sys.executable, test, TOOL, what, "netlink"],
                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                            env=dict(os.environ, TD_PROMTOOL=promtool))
-        check("metrics -b netlink (test_openmetrics.py %s)" % what, p.returncode == 0,
+        check("metrics --backend netlink (test_openmetrics.py %s)" % what, p.returncode == 0,
               p.stdout.decode(errors="replace")[-3000:])
 
 
 def main_module():
     fixtures = spawn_fixtures()
     try:
-        rc, out, err = run("-b", "netlink", "-o", "pid,comm")
-        check("-b netlink works", rc == 0 and len(out.splitlines()) > 10, err)
+        rc, out, err = run("--backend", "netlink", "-o", "pid,comm")
+        check("--backend netlink works", rc == 0 and len(out.splitlines()) > 10, err)
         check_json_io(fixtures)
         check_ps_fields(fixtures)
         check_verify(fixtures)
@@ -291,14 +291,14 @@ def main_module():
 
 
 def main_no_module():
-    for argv in (["-b", "netlink"], ["--verify"], ["--dump-raw", "/tmp/x.raw"]):
+    for argv in (["--backend", "netlink"], ["--verify"], ["--dump-raw", "/tmp/x.raw"]):
         rc, out, err = run(*argv)
         check("%s without the module exits 3" % " ".join(argv),
               rc == 3 and "task_diag kernel module is not loaded" in err and
               len(err.splitlines()) == 1, "%d %s" % (rc, err))
-    rc, out, err = run("-j", "-b", "netlink")
+    rc, out, err = run("-j", "--backend", "netlink")
     obj = json.loads(out) if out else {}
-    check("-j -b netlink without the module: JSON error",
+    check("-j --backend netlink without the module: JSON error",
           rc == 3 and "not loaded" in obj.get("error", "") and obj.get("errno") == 65, out)
     rc, out, err = run("-o", "pid,comm")
     check("the default backend falls back to /proc",

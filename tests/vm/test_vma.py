@@ -836,7 +836,7 @@ def tda_build_ids(tda, who, pid):
     want = c.vma_request(scope=tdnl.SCOPE["task"], pid=pid, with_build_id=True).get(pid, [])
     c.close()
     for backend in ("netlink", "procfs"):
-        t = subprocess.run([tda, "--maps", "-p", str(pid), "-b", backend, "--build-id"],
+        t = subprocess.run([tda, "--maps", "-p", str(pid), "--backend", backend, "--build-id"],
                            capture_output=True, text=True)
         rows = t.stdout.splitlines()[2:-2]
         exp = [(v.get("build_id") if backend == "netlink" or by_path(v) else None)
@@ -858,7 +858,7 @@ def tda_query(tda, who, pid):
                           if v else "none") for a, v in query(c, pid, addrs)]
     c.close()
     for backend in ("netlink", "procfs"):
-        t = subprocess.run([tda, "--maps", "-p", str(pid), "-b", backend, "--addr",
+        t = subprocess.run([tda, "--maps", "-p", str(pid), "--backend", backend, "--addr",
                             ",".join("%x" % a for a in addrs)], capture_output=True, text=True)
         got = [" ".join(ln.split()[:3]) if not ln.endswith(" none") else ln
                for ln in t.stdout.splitlines()[1:]]
