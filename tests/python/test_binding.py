@@ -9,11 +9,11 @@ Usage: PYTHONPATH=BUILD/python test_binding.py
 """
 import errno
 import os
+import signal
 import subprocess
 import sys
 import tempfile
 import threading
-import time
 import unittest
 import warnings
 
@@ -191,9 +191,16 @@ class Api(unittest.TestCase):
         for k in taskdiag.ITEMS:
             if k.startswith("mem."):
                 self.assertNotIn(k[4:], taskdiag.ATTRS)
-        child = subprocess.Popen(["sleep", "100"])
+        # stopped once it exec'd: its memory cannot change between the two
+        # reads (a 0.2 s wait was not always enough for the loader on a busy
+        # machine: a failure under ctest -j2)
+        child = started(["sleep", "100"])
         try:
-            time.sleep(0.2)
+            os.kill(child.pid, signal.SIGSTOP)
+            while True:
+                with open("/proc/%d/stat" % child.pid) as f:
+                    if f.read().rsplit(")", 1)[1].split()[0] == "T":
+                        break
             with open("/proc/%d/smaps_rollup" % child.pid) as f:
                 roll = {ln.split(":")[0]: int(ln.split()[1]) * 1024 for ln in f
                         if ln.rstrip().endswith(" kB")}
