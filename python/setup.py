@@ -27,6 +27,10 @@ def version():
 
 cflags = pkgconfig("--cflags")
 libs = pkgconfig("--libs")
+# A libtaskdiag outside the linker's default directories (a prefix of one's
+# own: pkg-config gives its -L only then) is found at run time through the
+# extension's RUNPATH, with no LD_LIBRARY_PATH.
+libdirs = [f[2:] for f in libs if f.startswith("-L")]
 
 setup(
     name="taskdiag",
@@ -39,7 +43,8 @@ setup(
         "taskdiag._taskdiag", ["taskdiag/_taskdiag.c"],
         include_dirs=[f[2:] for f in cflags if f.startswith("-I")],
         extra_compile_args=[f for f in cflags if not f.startswith("-I")],
-        library_dirs=[f[2:] for f in libs if f.startswith("-L")],
+        library_dirs=libdirs,
+        runtime_library_dirs=libdirs,
         libraries=[f[2:] for f in libs if f.startswith("-l")],
         define_macros=[("TD_PY_VERSION", '"%s"' % version())],
     )],

@@ -5,8 +5,10 @@
 # libtaskdiag installed from this build tree (cmake --install into a
 # temporary prefix, found through pkg-config). Offline: the venv's own
 # setuptools builds it (--no-build-isolation --no-index). Then the venv's
-# python imports the installed package (not the build tree's) and reads its
-# own process: pid, ppid and comm must be what /proc and os say.
+# python, without LD_LIBRARY_PATH (the RUNPATH setup.py gives the extension
+# finds the prefix's library), imports the installed package (not the build
+# tree's) and reads its own process: pid, ppid and comm must be what /proc
+# and os say.
 #
 #   test_pip_venv.sh PYTHON CMAKE BUILD_DIR SOURCE_DIR
 set -eu
@@ -41,7 +43,8 @@ PKG_CONFIG_PATH=$(dirname "$pc") "$tmp/venv/bin/pip" install -q --no-build-isola
 	{ cat "$tmp/pip.log" >&2; fail "pip install ./python"; }
 
 cd "$tmp"
-LD_LIBRARY_PATH=$libdir "$tmp/venv/bin/python" - "$tmp/venv" "$libdir" <<'PY' || fail "the installed package"
+# No LD_LIBRARY_PATH: the extension's RUNPATH (setup.py) finds the prefix's library.
+env -u LD_LIBRARY_PATH "$tmp/venv/bin/python" - "$tmp/venv" "$libdir" <<'PY' || fail "the installed package"
 import os, sys, warnings
 import taskdiag
 venv, libdir = sys.argv[1], sys.argv[2]
