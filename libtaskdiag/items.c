@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
  * libtaskdiag: the item table and where each item lives in a record, both
- * expanded from the X-macro list item_table.h (a unit test checks that row
- * i describes item i and agrees with the uapi header). It drives the
+ * expanded from the X-macro list item_table.h, whose rows for the group
+ * structs' fields come from the spec (items_gen.h; a unit test checks that
+ * row i describes item i and agrees with the uapi header). It drives the
  * getters, the procfs backend, the CLI columns and the JSON keys: a new
- * field is one enum line, one struct member in the ABI and one row.
+ * field of a group is its spec entry (and the enum line gen-abi checks).
  */
 #include <errno.h>
 #include <stddef.h>
@@ -13,6 +14,7 @@
 #include <linux/task_diag.h>
 
 #include "internal.h"
+#include "items_gen.h"
 
 /* The size of container.member of a record. */
 #define TD_MSIZE(_cont, _mem) sizeof(((struct taskdiag_task *)0)->_cont._mem)
@@ -64,6 +66,14 @@ const struct td_item_loc td_item_locs[TASKDIAG_ITEM__COUNT] = {
 #include "item_table.h"
 #undef TD_ROW
 _Static_assert(sizeof(struct taskdiag_task) <= UINT16_MAX, "td_item_loc offsets are u16");
+
+/* item_table.h's attribute of each group is the one the spec gives its struct. */
+#define TD_SECOND(_a, _b) (_b)
+#define TD_SECOND_X(...) TD_SECOND(__VA_ARGS__)
+#define TD_STRUCT_CHECK(_group, _attr, _size, _size0, _n)			\
+	_Static_assert(TD_SECOND_X(TD_GROUP_##_group) == (_attr), #_group ": attribute");
+TD_GEN_STRUCTS(TD_STRUCT_CHECK)
+#undef TD_STRUCT_CHECK
 
 const struct taskdiag_item_info *taskdiag_item_info(enum taskdiag_item item)
 {
