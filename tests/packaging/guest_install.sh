@@ -5,8 +5,8 @@
 # ROOT is the clean Debian system into which the packages were installed on
 # the host and DKMS built the module for this kernel. Load it the way the
 # system would at boot (modprobe of every module named in the package's
-# modules-load.d file), then run the installed tools inside ROOT: they must
-# list every process, through the module.
+# modules-load.d file), then run the installed tools and python3-taskdiag
+# inside ROOT: they must list every process, through the module.
 #
 #   guest_install.sh ROOT
 set -uo pipefail
@@ -77,6 +77,17 @@ if [ -x "$root/usr/bin/tdps" ]; then
 else
 	fail "tdps is not in task-diag-tools"
 fi
+# python3-taskdiag, with the system's own python3: through the module.
+before=$(proc_pids)
+inroot python3 -c '
+import taskdiag
+assert taskdiag.backend() == "netlink", taskdiag.backend()
+for p in taskdiag.process_iter(["pid"], backend="netlink"):
+    print(p.pid)
+' >"$tmp/py" || fail "python3 -c 'import taskdiag' and process_iter (exit $?)"
+check_listing python3-taskdiag "$tmp/py" "$before"
+inroot python3 -c 'import taskdiag; print("taskdiag", taskdiag.__version__, taskdiag.__file__)' ||
+	fail "taskdiag.__version__"
 # The documented example, built on the host against libtaskdiag-dev.
 if [ -x "$root/tmp/td-example" ]; then
 	inroot /tmp/td-example >"$tmp/example" || fail "the example built against libtaskdiag-dev"

@@ -9,7 +9,8 @@
 #     mirror, and DKMS builds and installs task_diag.ko for the guest kernel.
 #  2. docs/example.c builds against libtaskdiag-dev with pkg-config.
 #  3. The guest (scripts/vm-run) loads the module from that system as
-#     modules-load.d would at boot and runs task_diag_all and tdps there:
+#     modules-load.d would at boot and runs task_diag_all, tdps and the
+#     Python binding (python3-taskdiag, with the python3 it pulls in) there:
 #     every running process is listed (tests/packaging/guest_install.sh).
 #  4. `apt-get purge` of the four packages leaves nothing of them behind:
 #     none of the files they listed, no /usr/src/task-diag-*, no DKMS state,
@@ -28,7 +29,7 @@ build=$(cd "$1" && pwd -P)
 debs=$2
 kver=${3:-$(td_kver)} || td_die "no guest kernel version: run scripts/setup"
 version=$("$TD_SRC/packaging/version")
-PKGS=(task-diag-dkms libtaskdiag0 libtaskdiag-dev task-diag-tools)
+PKGS=(task-diag-dkms libtaskdiag0 libtaskdiag-dev task-diag-tools python3-taskdiag)
 
 fail() {
 	echo "FAIL: $*" >&2
@@ -139,5 +140,5 @@ trap - EXIT
 td_chroot_rm "$work"
 rmdir "$build/packaging-test" 2>/dev/null || true
 echo "PASS: installed with apt-get into a clean bookworm, DKMS built task_diag.ko for $kver," \
-	"the guest loaded it and the tools listed every process; purge left nothing" \
+	"the guest loaded it and the tools and python3-taskdiag listed every process; purge left nothing" \
 	"($((SECONDS - t0)) s)"
