@@ -50,6 +50,8 @@ void psf_ctx_read(struct psf_ctx *cx, bool threads, bool bsd_c)
 
 	cx->threads = threads;
 	cx->bsd_c = bsd_c;
+	cx->cumulative = false;	/* tdps sets these two after */
+	cx->bsd_e = false;
 	cx->utf8 = cs && !strcmp(cs, "UTF-8");
 	v = sysconf(_SC_CLK_TCK);
 	cx->hz = v > 0 ? (uint64_t)v : 100;
