@@ -176,7 +176,8 @@ def check_api(backend):
         while time.time() < end:  # until the tree's four sleeps and shells have exec'd
             d = psutil.Process(tree.pid).children(recursive=True)
             try:
-                names = sorted(c.cmdline()[0] for c in d)
+                # a child in the middle of its exec reads an empty cmdline
+                names = sorted((c.cmdline() or [""])[0] for c in d)
                 zdone = [c.status() for c in psutil.Process(zparent.pid).children()]
             except psutil.Error:
                 names = zdone = None
