@@ -365,7 +365,7 @@ static void add_pids(struct opts *o, const char *arg)
 {
 	const char *p = arg;
 	char tok[32];
-	size_t n;
+	size_t i, n;
 	pid_t pid;
 
 	do {
@@ -380,7 +380,16 @@ static void add_pids(struct opts *o, const char *arg)
 		pid = parse_pid("-p", tok);
 		if (!pid)
 			return;
-		td_pid_set_add(&o->pids, &o->npids, pid);
+		for (i = 0; i < o->npids && o->pids[i] < pid; i++)
+			;
+		if (i < o->npids && o->pids[i] == pid)
+			continue;
+		o->pids = realloc(o->pids, (o->npids + 1) * sizeof(*o->pids));
+		if (!o->pids)
+			td_nomem();
+		memmove(o->pids + i + 1, o->pids + i, (o->npids - i) * sizeof(*o->pids));
+		o->pids[i] = pid;
+		o->npids++;
 	} while (*p++);
 	set_scope(o, TASKDIAG_SCOPE_TASK, 0);
 	o->pid = o->pids[0];
