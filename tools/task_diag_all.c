@@ -655,6 +655,15 @@ static size_t screen_width(void)
 	return SIZE_MAX;
 }
 
+/* What parse_args() allocated. */
+static void opts_free(struct opts *o)
+{
+	free(o->fields);
+	free(o->pids);
+	free(o->uids);
+	free(o->euids);
+}
+
 static int finish(int ret)
 {
 	if (fflush(stdout) || ferror(stdout)) {
@@ -724,17 +733,19 @@ int main(int argc, char **argv)
 		vf.groups = req.groups;
 		g_needs_module = "--verify, which compares the module's dump with /proc,";
 		ret = taskdiag_open(&vf.nl, TASKDIAG_BACKEND_NETLINK);
-		if (ret)
-			return finish(report(ret, NULL, "--verify"));
-		g_needs_module = NULL;
-		ret = taskdiag_open(&vf.pf, TASKDIAG_BACKEND_PROCFS);
 		if (ret) {
+			ret = report(ret, NULL, "--verify");
+		} else {
+			g_needs_module = NULL;
+			ret = taskdiag_open(&vf.pf, TASKDIAG_BACKEND_PROCFS);
+			if (ret)
+				ret = report(ret, NULL, "procfs backend");
+			else
+				ret = run_verify(&vf, &req);
 			taskdiag_close(vf.nl);
-			return finish(report(ret, NULL, "procfs backend"));
+			taskdiag_close(vf.pf);
 		}
-		ret = run_verify(&vf, &req);
-		taskdiag_close(vf.nl);
-		taskdiag_close(vf.pf);
+		opts_free(&opt);
 		return finish(ret);
 	}
 
@@ -802,9 +813,6 @@ out:
 	if (fd > STDERR_FILENO && close(fd) && opt.dump_raw && !ret)
 		ret = report(-errno, NULL, "--dump-raw %s", opt.dump_raw);
 	out_free(&o);
-	free(opt.fields);
-	free(opt.pids);
-	free(opt.uids);
-	free(opt.euids);
+	opts_free(&opt);
 	return finish(ret);
 }
