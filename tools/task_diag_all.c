@@ -365,7 +365,7 @@ static void add_pids(struct opts *o, const char *arg)
 {
 	const char *p = arg;
 	char tok[32];
-	size_t i, n;
+	size_t n;
 	pid_t pid;
 
 	do {
@@ -380,16 +380,7 @@ static void add_pids(struct opts *o, const char *arg)
 		pid = parse_pid("-p", tok);
 		if (!pid)
 			return;
-		for (i = 0; i < o->npids && o->pids[i] < pid; i++)
-			;
-		if (i < o->npids && o->pids[i] == pid)
-			continue;
-		o->pids = realloc(o->pids, (o->npids + 1) * sizeof(*o->pids));
-		if (!o->pids)
-			td_nomem();
-		memmove(o->pids + i + 1, o->pids + i, (o->npids - i) * sizeof(*o->pids));
-		o->pids[i] = pid;
-		o->npids++;
+		td_pid_set_add(&o->pids, &o->npids, pid);
 	} while (*p++);
 	set_scope(o, TASKDIAG_SCOPE_TASK, 0);
 	o->pid = o->pids[0];
@@ -546,13 +537,7 @@ static void parse_args(int argc, char **argv, struct opts *o)
 			o->crlf = true;
 			break;
 		case 'b':
-			if (!strcmp(optarg, "auto"))
-				o->backend = TASKDIAG_BACKEND_AUTO;
-			else if (!strcmp(optarg, "netlink"))
-				o->backend = TASKDIAG_BACKEND_NETLINK;
-			else if (!strcmp(optarg, "procfs"))
-				o->backend = TASKDIAG_BACKEND_PROCFS;
-			else
+			if (!td_backend_parse(optarg, &o->backend))
 				usage_defer("--backend: unknown backend '%s' (auto, netlink or procfs)", optarg);
 			o->backend_set = true;
 			break;

@@ -38,8 +38,8 @@ struct iopts {
 	double interval;
 	long count;		/* 0: no limit */
 	bool threads;
-	uint32_t *pids;		/* -p, sorted, without repeats; none: every task */
-	uint32_t npids;
+	pid_t *pids;		/* -p, sorted, without repeats; none: every task */
+	size_t npids;
 	enum fmt fmt;
 	enum taskdiag_backend backend;
 	bool quiet_fallback;
@@ -69,7 +69,6 @@ static void add_pids(struct iopts *o, const char *list)
 	const char *p = list;
 	char *end;
 	long v;
-	uint32_t i;
 
 	while (*p) {
 		if (*p == ',' || *p == ' ') {
@@ -81,16 +80,7 @@ static void add_pids(struct iopts *o, const char *list)
 		if (end == p || errno || v < 1 || v > INT32_MAX || (*end && *end != ',' && *end != ' '))
 			bad_usage("bad pid list", list);
 		p = end;
-		for (i = 0; i < o->npids && o->pids[i] < (uint32_t)v; i++)
-			;
-		if (i < o->npids && o->pids[i] == (uint32_t)v)
-			continue;
-		o->pids = realloc(o->pids, (o->npids + 1) * sizeof(*o->pids));
-		if (!o->pids)
-			td_nomem();
-		memmove(o->pids + i + 1, o->pids + i, (o->npids - i) * sizeof(*o->pids));
-		o->pids[i] = (uint32_t)v;
-		o->npids++;
+		td_pid_set_add(&o->pids, &o->npids, (pid_t)v);
 	}
 	if (p == list)
 		bad_usage("bad pid list", list);
@@ -175,7 +165,8 @@ static void put_name(const char *s)
 /* Is the task one of -p's (by its process, with -A)? All are without -p. */
 static bool listed(const struct iopts *o, const struct taskdiag_task *t)
 {
-	uint32_t tgid = (uint32_t)taskdiag_task_tgid(t), i;
+	pid_t tgid = taskdiag_task_tgid(t);
+	size_t i;
 
 	for (i = 0; i < o->npids; i++)
 		if (o->pids[i] == tgid)
@@ -323,15 +314,14 @@ static int fail(int err)
 /* Each pid of -p in the first sample, or exit status 5 as task_diag_all's. */
 static int check_listed(const struct iopts *o, const struct taskdiag_sample *s)
 {
-	size_t n = taskdiag_sample_count(s), k;
-	uint32_t i;
+	size_t n = taskdiag_sample_count(s), k, i;
 
 	for (i = 0; i < o->npids; i++) {
 		for (k = 0; k < n; k++)
-			if ((uint32_t)taskdiag_task_tgid(taskdiag_sample_task(s, k)) == o->pids[i])
+			if (taskdiag_task_tgid(taskdiag_sample_task(s, k)) == o->pids[i])
 				break;
 		if (k == n) {
-			fprintf(stderr, "task_diag_all: pid %u: no such process\n", o->pids[i]);
+			fprintf(stderr, "task_diag_all: pid %d: no such process\n", (int)o->pids[i]);
 			return 5;
 		}
 	}
@@ -367,12 +357,14 @@ int tda_interval_main(int argc, char **argv)
 	 */
 	if (o.npids == 1) {
 		req.scope = o.threads ? TASKDIAG_SCOPE_THREADS : TASKDIAG_SCOPE_TASK;
-		req.pid = (pid_t)o.pids[0];
+		req.pid = o.pids[0];
 	} else {
 		req.scope = o.threads ? TASKDIAG_SCOPE_ALL_THREADS : TASKDIAG_SCOPE_ALL_PROCESSES;
 		if (!o.threads) {
-			req.pids = o.pids;
-			req.npids = o.npids;
+			/* pids above 0: the same bits as the request's u32s */
+			_Static_assert(sizeof(pid_t) == sizeof(uint32_t), "pid_t is 32 bits");
+			req.pids = (const uint32_t *)o.pids;
+			req.npids = (uint32_t)o.npids;
 		}
 	}
 	req.groups = TASKDIAG_GROUP_BASE | TASKDIAG_GROUP_STAT | TASKDIAG_GROUP_IO |

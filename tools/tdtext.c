@@ -89,6 +89,22 @@ void tdbuf_addf(struct tdbuf *b, const char *fmt, ...)
 	b->len += (size_t)n;
 }
 
+void td_pid_set_add(pid_t **v, size_t *n, pid_t x)
+{
+	size_t i;
+
+	for (i = 0; i < *n && (*v)[i] < x; i++)
+		;
+	if (i < *n && (*v)[i] == x)
+		return;
+	*v = realloc(*v, (*n + 1) * sizeof(**v));
+	if (!*v)
+		td_nomem();
+	memmove(*v + i + 1, *v + i, (*n - i) * sizeof(**v));
+	(*v)[i] = x;
+	(*n)++;
+}
+
 void tdbuf_free(struct tdbuf *b)
 {
 	free(b->p);

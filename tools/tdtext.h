@@ -9,6 +9,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 /* A growable text buffer, always NUL-terminated once used. */
 struct tdbuf {
@@ -26,6 +27,8 @@ void tdbuf_addc(struct tdbuf *b, char c);
 void tdbuf_puts(struct tdbuf *b, const char *s);
 void tdbuf_addf(struct tdbuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void tdbuf_free(struct tdbuf *b);
+/* @x into the ascending list *@v of *@n pids, unless it is there already. */
+void td_pid_set_add(pid_t **v, size_t *n, pid_t x);
 /* Decimal numbers and padding without printf (the tools' hottest calls). */
 void tdbuf_addu(struct tdbuf *b, uint64_t v);
 void tdbuf_addi(struct tdbuf *b, int64_t v);
