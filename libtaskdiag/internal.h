@@ -193,11 +193,6 @@ static inline void td_task_set_u64(struct taskdiag_task *t, int item, uint64_t v
 	*td_task_maskp(t, l) |= 1ull << l->bit;
 }
 
-static inline void td_task_set_s64(struct taskdiag_task *t, int item, int64_t val)
-{
-	td_task_set_u64(t, item, (uint64_t)val);
-}
-
 static inline void td_task_set_blob(struct taskdiag_task *t, int item, const void *p,
 				    uint32_t len)
 {

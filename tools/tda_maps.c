@@ -240,11 +240,7 @@ int tda_maps_main(int argc, char **argv)
 			pids = optarg;
 			break;
 		case 'b':
-			if (!strcmp(optarg, "netlink"))
-				backend = TASKDIAG_BACKEND_NETLINK;
-			else if (!strcmp(optarg, "procfs"))
-				backend = TASKDIAG_BACKEND_PROCFS;
-			else if (strcmp(optarg, "auto"))
+			if (!td_backend_parse(optarg, &backend))
 				usage_error("--backend: unknown backend '%s' (auto, netlink or procfs)", optarg);
 			break;
 		case 'F':

@@ -21,6 +21,7 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
+#include "td_backend_opt.h"
 #include "tdps.h"
 
 #ifndef TDPS_VERSION
@@ -641,14 +642,12 @@ static void format_list(struct tdps_opts *o, char kind, char *arg, const char *m
 
 static enum taskdiag_backend parse_backend(const char *s)
 {
+	enum taskdiag_backend b;
+
 	if (!s)
 		tdps_usage_error("option --backend needs auto, netlink or procfs");
-	if (!strcmp(s, "auto"))
-		return TASKDIAG_BACKEND_AUTO;
-	if (!strcmp(s, "netlink"))
-		return TASKDIAG_BACKEND_NETLINK;
-	if (!strcmp(s, "procfs"))
-		return TASKDIAG_BACKEND_PROCFS;
+	if (td_backend_parse(s, &b))
+		return b;
 	tdps_usage_error("unknown backend \"%s\" (auto, netlink or procfs)", s);
 }
 

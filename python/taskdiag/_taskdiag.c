@@ -1030,7 +1030,6 @@ struct psattr {
 
 #define X_ROW(n, g, d) { #n, g, a_##n },
 static const struct psattr psattrs[] = { { "pid", 0, a_pid }, PS_ATTRS(X_ROW) };
-#define NATTR (NPS + TASKDIAG_ITEM__COUNT)
 
 static PyObject *attr_keys[NATTR];	/* str key of each attribute id */
 static PyObject *attr_ids;		/* key -> id, for every accepted name */
