@@ -321,72 +321,14 @@ static void f_pages(struct tdbuf *b, const struct psf_arg *a)
 	tdbuf_addu(b, (uint64_t)num(a->t, a->item) / a->cx->page_size);
 }
 
-/* A small cache of user and group names: getpwuid() reads files. */
-struct id_name {
-	uint32_t id;
-	bool group;
-	char *name;	/* NULL: no such name */
-};
-
-static struct id_name *id_cache;
-static size_t id_cache_len, id_cache_cap;
-
-const char *psf_id_name(uint32_t id, bool group)
-{
-	const char *name = NULL;
-	struct id_name *e;
-	size_t i;
-
-	for (i = 0; i < id_cache_len; i++)
-		if (id_cache[i].id == id && id_cache[i].group == group)
-			return id_cache[i].name;
-	if (group) {
-		struct group *gr = getgrgid(id);
-
-		name = gr ? gr->gr_name : NULL;
-	} else {
-		struct passwd *pw = getpwuid(id);
-
-		name = pw ? pw->pw_name : NULL;
-	}
-	if (id_cache_len == id_cache_cap) {
-		size_t cap = id_cache_cap ? 2 * id_cache_cap : 32;
-
-		e = realloc(id_cache, cap * sizeof(*e));
-		if (!e)
-			td_nomem();
-		id_cache = e;
-		id_cache_cap = cap;
-	}
-	e = &id_cache[id_cache_len++];
-	e->id = id;
-	e->group = group;
-	e->name = name ? strdup(name) : NULL;
-	if (name && !e->name)
-		td_nomem();
-	return e->name;
-}
-
 void psf_cleanup(void)
 {
-	size_t i;
-
-	for (i = 0; i < id_cache_len; i++)
-		free(id_cache[i].name);
-	free(id_cache);
-	id_cache = NULL;
-	id_cache_len = id_cache_cap = 0;
+	td_id_cache_free();
 }
 
 static void put_id_name(struct tdbuf *b, const struct psf_arg *a, bool group)
 {
-	uint32_t id = (uint32_t)num(a->t, a->item);
-	const char *name = psf_id_name(id, group);
-
-	if (name)
-		tdbuf_add(b, name, strlen(name));
-	else
-		tdbuf_addf(b, "%" PRIu32, id);
+	tdbuf_puts(b, td_id_label((uint32_t)num(a->t, a->item), group));
 }
 
 static void f_user(struct tdbuf *b, const struct psf_arg *a)

@@ -95,8 +95,6 @@ void psf_ctx_read(struct psf_ctx *cx, bool threads, bool bsd_c);
 uint64_t psf_file_value(const char *path, const char *key);
 void psf_spec_list(FILE *f);
 void psf_cleanup(void);
-/* The name of user (or group) @id, cached; NULL when it has none. */
-const char *psf_id_name(uint32_t id, bool group);
 size_t psf_text_width(const char *s, size_t n, bool utf8);
 size_t psf_text_cut(const char *s, size_t n, size_t cols, bool utf8);
 

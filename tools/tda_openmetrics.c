@@ -339,7 +339,6 @@ void om_task(struct om *om, const struct taskdiag_task *t)
 	const char *comm = "", *name;
 	struct om_rec *r;
 	uint64_t euid;
-	char num[24];
 	int v;
 
 	if (om->n == om->cap) {
@@ -358,11 +357,7 @@ void om_task(struct om *om, const struct taskdiag_task *t)
 	r->comm = label_value(&om->text, comm, strlen(comm));
 	name = "";
 	if (!taskdiag_task_get_u64(t, TASKDIAG_ITEM_CRED_EUID, &euid)) {
-		name = psf_id_name((uint32_t)euid, false);
-		if (!name) {
-			snprintf(num, sizeof(num), "%u", (unsigned int)euid);
-			name = num;
-		}
+		name = td_id_label((uint32_t)euid, false);
 	}
 	r->user = label_value(&om->text, name, strlen(name));
 	tdbuf_clear(&om->text);

@@ -3,6 +3,9 @@
  * The tools' text buffer, and their one writer of JSON strings and CSV
  * fields.
  */
+#include <grp.h>
+#include <inttypes.h>
+#include <pwd.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -291,4 +294,91 @@ void td_csv_field(struct tdbuf *b, const char *s, size_t n)
 	}
 	if (quote)
 		tdbuf_addc(b, '"');
+}
+
+/*
+ * User and group names: getpwuid() and getgrgid() read files (or ask
+ * NSS), and every row needs one. An open-addressing table, grown at half
+ * full; names are strdup'd, so a returned pointer stays valid until
+ * td_id_cache_free().
+ */
+struct td_id_ent {
+	uint32_t id;
+	bool group, used;
+	char *label;		/* the name, or the decimal number */
+};
+
+static struct td_id_ent *id_tab;
+static size_t id_tab_len, id_tab_cap;
+
+static struct td_id_ent *id_slot(struct td_id_ent *tab, size_t cap, uint32_t id, bool group)
+{
+	size_t i = ((size_t)id * 2654435761u + group) & (cap - 1);
+
+	while (tab[i].used && (tab[i].id != id || tab[i].group != group))
+		i = (i + 1) & (cap - 1);
+	return &tab[i];
+}
+
+static void id_tab_grow(void)
+{
+	size_t cap = id_tab_cap ? 2 * id_tab_cap : 64, i;
+	struct td_id_ent *tab = calloc(cap, sizeof(*tab));
+
+	if (!tab)
+		td_nomem();
+	for (i = 0; i < id_tab_cap; i++)
+		if (id_tab[i].used)
+			*id_slot(tab, cap, id_tab[i].id, id_tab[i].group) = id_tab[i];
+	free(id_tab);
+	id_tab = tab;
+	id_tab_cap = cap;
+}
+
+const char *td_id_label(uint32_t id, bool group)
+{
+	struct td_id_ent *e;
+	const char *name = NULL;
+	char num[16];
+
+	if (id_tab_cap) {
+		e = id_slot(id_tab, id_tab_cap, id, group);
+		if (e->used)
+			return e->label;
+	}
+	if (group) {
+		struct group *gr = getgrgid(id);
+
+		name = gr ? gr->gr_name : NULL;
+	} else {
+		struct passwd *pw = getpwuid(id);
+
+		name = pw ? pw->pw_name : NULL;
+	}
+	if (!name) {
+		snprintf(num, sizeof(num), "%" PRIu32, id);
+		name = num;
+	}
+	if (2 * (id_tab_len + 1) > id_tab_cap)
+		id_tab_grow();
+	e = id_slot(id_tab, id_tab_cap, id, group);
+	e->label = strdup(name);
+	if (!e->label)
+		td_nomem();
+	e->id = id;
+	e->group = group;
+	e->used = true;
+	id_tab_len++;
+	return e->label;
+}
+
+void td_id_cache_free(void)
+{
+	size_t i;
+
+	for (i = 0; i < id_tab_cap; i++)
+		free(id_tab[i].label);
+	free(id_tab);
+	id_tab = NULL;
+	id_tab_len = id_tab_cap = 0;
 }

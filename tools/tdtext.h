@@ -29,6 +29,12 @@ void tdbuf_addf(struct tdbuf *b, const char *fmt, ...) __attribute__((format(pri
 void tdbuf_free(struct tdbuf *b);
 /* @x into the ascending list *@v of *@n pids, unless it is there already. */
 void td_pid_set_add(pid_t **v, size_t *n, pid_t x);
+/*
+ * The name of user (or, with @group, group) @id, or its decimal number
+ * when it has none; cached: valid until td_id_cache_free().
+ */
+const char *td_id_label(uint32_t id, bool group);
+void td_id_cache_free(void);
 /* Decimal numbers and padding without printf (the tools' hottest calls). */
 void tdbuf_addu(struct tdbuf *b, uint64_t v);
 void tdbuf_addi(struct tdbuf *b, int64_t v);

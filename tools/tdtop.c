@@ -30,6 +30,7 @@
 #include <utmp.h>
 
 #include "td_backend_opt.h"
+#include "tdtext.h"
 #include "tdtop.h"
 #include "tdtop_cell.h"
 
@@ -52,40 +53,8 @@ const char *tdtop_col_name(enum tdtop_col c)
 }
 
 /* ------------------------------------------------------------------------
- * User names: a small cache, as every row needs one.
+ * User names (td_id_label() in tdtext.c caches them for the rows).
  */
-struct ucache_ent {
-	uid_t uid;
-	bool used;
-	char name[33];
-};
-
-static struct ucache_ent ucache[256];
-
-static const char *user_name(uid_t uid)
-{
-	unsigned int h = (unsigned int)uid % 256, k;
-
-	for (k = 0; k < 256; k++) {
-		struct ucache_ent *e = &ucache[(h + k) % 256];
-
-		if (e->used && e->uid == uid)
-			return e->name;
-		if (!e->used) {
-			struct passwd *pw = getpwuid(uid);
-
-			e->used = true;
-			e->uid = uid;
-			if (pw)
-				snprintf(e->name, sizeof(e->name), "%s", pw->pw_name);
-			else
-				snprintf(e->name, sizeof(e->name), "%u", (unsigned int)uid);
-			return e->name;
-		}
-	}
-	return "?";	/* more than 256 users: not cached */
-}
-
 int tdtop_user_lookup(const char *name, uid_t *uid)
 {
 	struct passwd *pw = getpwnam(name);
@@ -272,7 +241,7 @@ int tdtop_refresh(struct tdtop *tt)
 		}
 		if (!selected(tt, r, cpu > 0 || r->state == 'R'))
 			continue;
-		r->user = user_name(r->euid);
+		r->user = td_id_label((uint32_t)r->euid, false);
 		tt->nrows++;
 	}
 	qsort_r(tt->rows, tt->nrows, sizeof(*tt->rows), row_cmp, tt);
@@ -735,6 +704,7 @@ int main(int argc, char **argv)
 	int err;
 
 	setlocale(LC_ALL, "");
+	td_prog = "tdtop";
 	parse_options(&tt, argc, argv);
 	/* as top: the screen reads its keys from a terminal on standard input */
 	if (!tt.batch && tcgetattr(STDIN_FILENO, &tio)) {
@@ -776,5 +746,6 @@ int main(int argc, char **argv)
 	taskdiag_close(tt.td);
 	free(tt.rows);
 	free(tt.pids);
+	td_id_cache_free();
 	return 0;
 }
