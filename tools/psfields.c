@@ -30,22 +30,10 @@
  * The facts the formatters need
  */
 
-static uint64_t uptime_cs(void)
-{
-	double up = 0;
-	FILE *f = fopen("/proc/uptime", "re");
-
-	if (f) {
-		if (fscanf(f, "%lf", &up) != 1)
-			up = 0;
-		fclose(f);
-	}
-	return (uint64_t)(up * 100 + 0.5);
-}
-
 void psf_ctx_read(struct psf_ctx *cx, bool threads, bool bsd_c)
 {
 	const char *cs = nl_langinfo(CODESET);
+	struct taskdiag_system sys;
 	long v;
 
 	cx->threads = threads;
@@ -53,13 +41,16 @@ void psf_ctx_read(struct psf_ctx *cx, bool threads, bool bsd_c)
 	cx->cumulative = false;	/* tdps sets these two after */
 	cx->bsd_e = false;
 	cx->utf8 = cs && !strcmp(cs, "UTF-8");
-	v = sysconf(_SC_CLK_TCK);
-	cx->hz = v > 0 ? (uint64_t)v : 100;
 	v = sysconf(_SC_PAGESIZE);
 	cx->page_size = v > 0 ? (uint64_t)v : 4096;
-	cx->mem_total_kib = psf_file_value("/proc/meminfo", "MemTotal:");
-	cx->boot_time = (time_t)psf_file_value("/proc/stat", "btime ");
-	cx->uptime_cs = uptime_cs();
+	/* the library's reader of /proc/stat, uptime and meminfo, as tdtop's */
+	if (taskdiag_system_read(&sys, sizeof(sys)))
+		memset(&sys, 0, sizeof(sys));
+	v = sysconf(_SC_CLK_TCK);
+	cx->hz = sys.hz ? sys.hz : v > 0 ? (uint64_t)v : 100;
+	cx->mem_total_kib = sys.mem_total / 1024;
+	cx->boot_time = (time_t)sys.boot_time;
+	cx->uptime_cs = sys.uptime / 10000000u;	/* ns to /proc/uptime's hundredths */
 	cx->now = time(NULL);
 }
 

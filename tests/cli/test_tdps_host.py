@@ -144,7 +144,10 @@ def check_stat(tdps):
 def copy_proc(pid, root, extra_ticks):
     """/proc/PID as root/PID (the files the procfs backend reads), each
     stat's utime raised by extra_ticks (the process's by that many per
-    thread); the process's total CPU ticks after that."""
+    thread); the process's total CPU ticks after that. The machine's
+    files the tools read (boot time, uptime, memory) are copied too."""
+    for name in ("stat", "uptime", "meminfo", "loadavg"):
+        shutil.copyfile("/proc/" + name, os.path.join(root, name))
     tids = sorted(int(t) for t in os.listdir("/proc/%d/task" % pid))
     total = 0
     for sub, add in [("", extra_ticks * len(tids))] + \
