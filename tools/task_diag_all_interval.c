@@ -102,7 +102,8 @@ static void parse(int argc, char **argv, struct iopts *o)
 	char *end;
 	int c;
 
-	while ((c = getopt_long(argc, argv, "Ap:j", longopts, NULL)) != -1) {
+	opterr = 0;	/* bad_usage() says what was wrong */
+	while ((c = getopt_long(argc, argv, ":Ap:j", longopts, NULL)) != -1) {
 		errno = 0;
 		switch (c) {
 		case 'I':
@@ -134,8 +135,15 @@ static void parse(int argc, char **argv, struct iopts *o)
 		case 'Q':
 			o->quiet_fallback = true;
 			break;
-		default:
-			bad_usage("an option --interval does not take", NULL);
+		default: {
+			/* a short option's letter, or the long option as written */
+			const char *arg = argv[optind - 1];
+			char opt[3] = { '-', (char)optopt, 0 };
+
+			bad_usage(c == ':' ? "option needs an argument" :
+				  "an option --interval does not take",
+				  strncmp(arg, "--", 2) && optopt ? opt : arg);
+		}
 		}
 	}
 	if (optind < argc)
