@@ -10,7 +10,6 @@
 #include <linux/module.h>
 #include <linux/pid_namespace.h>
 #include <linux/threads.h>
-#include <linux/time_namespace.h>
 #include <linux/sched/mm.h>
 #include <linux/sched/signal.h>
 #include <linux/sched/task.h>
@@ -85,96 +84,6 @@ static struct td_dump *td_dump_ctx(struct netlink_callback *cb)
 static bool td_scope_whole(u32 scope)
 {
 	return scope != TASK_DIAG_SCOPE_ALL_THREADS && scope != TASK_DIAG_SCOPE_THREADS;
-}
-
-void td_subject_free(struct td_subject *s)
-{
-	if (!s)
-		return;
-	put_cred(s->sender.cred);
-	if (s->has_opener)
-		put_cred(s->opener.cred);
-	put_pid(s->sender.tgid);
-	put_pid_ns(s->ns);
-	td_filter_free(&s->filter);
-	kfree(s);
-}
-
-/*
- * Fix the subject while still in the sender's context: its credentials,
- * the credentials the socket was opened with, and the procfs instance it
- * sees at /proc (its pid namespace and options).
- */
-struct td_subject *td_subject_new(struct sk_buff *skb, struct nlattr **attrs,
-				  struct netlink_ext_ack *extack, int *err)
-{
-	struct sock *sk = NETLINK_CB(skb).sk;
-	const struct cred *opener = NULL;
-	struct td_subject *s;
-
-	s = kzalloc(sizeof(*s), GFP_KERNEL);
-	if (!s) {
-		*err = -ENOMEM;
-		return NULL;
-	}
-	*err = td_subject_procfs(s, attrs[TASK_DIAG_A_TASK_PROCFS_FD], extack);
-	if (*err) {
-		kfree(s);
-		return NULL;
-	}
-	if (sk && sk->sk_socket && sk->sk_socket->file)
-		opener = sk->sk_socket->file->f_cred;
-	td_sender_init(s);
-	/*
-	 * The opener's checks are the sender's when the credentials are the
-	 * same object (a process that did not change them since it opened
-	 * the socket, the usual case): skip them then.
-	 */
-	if (opener && opener != s->sender.cred) {
-		td_who_init(&s->opener, get_cred(opener), NULL, s);
-		s->has_opener = true;
-	}
-	s->user_ns = opener ? opener->user_ns : s->sender.cred->user_ns;
-	/* A dump may be continued by a reader in another time namespace. */
-	s->boottime_offset = timens_add_boottime_ns(0);
-	return s;
-}
-
-/**
- * td_task_mm() - the task's mm, looked up once per task
- * @ctx: the task being written
- *
- * Return: a referenced mm put by td_fill_task(), or NULL for kernel
- * threads and exiting tasks. May sleep only on the put side.
- */
-struct mm_struct *td_task_mm(struct td_task_ctx *ctx)
-{
-	if (!ctx->mm_done) {
-		ctx->mm = get_task_mm(ctx->task);
-		ctx->mm_done = true;
-	}
-	return ctx->mm;
-}
-
-/**
- * td_busy() - what a group does when a lock it needs is busy
- * @ctx: the task being written
- *
- * Under cb_lock (td_view::nowait) a busy target lock is not waited for.
- * If the task's message is not the first of the skb, the batch ends
- * before it and the next one, in the reader's recvmsg(), waits for the
- * lock. A first message must be written (an empty batch would end the
- * dump): what needs the lock is withheld from it, as from a reader that
- * may not see it.
- *
- * Return: -ENOENT (leave the part out) or -EAGAIN (end the batch).
- */
-int td_busy(struct td_task_ctx *ctx)
-{
-	if (!ctx->first)
-		return -EAGAIN;
-	ctx->busy = true;
-	return -ENOENT;
 }
 
 /* The groups whose guarded values must belong to the program checked. */
@@ -494,29 +403,6 @@ static struct task_struct *td_next_task(struct td_dump *d)
 	}
 	rcu_read_unlock();
 	return task;
-}
-
-/*
- * What the sender's /proc shows of the task @pid names. Called in the
- * sender's context, so the sender is the reader.
- */
-enum td_vis td_target_visibility(const struct td_subject *subj, struct pid *pid)
-{
-	struct td_task_ctx ctx = { .subj = subj };
-	struct td_view view;
-	enum td_vis vis;
-
-	ctx.task = get_pid_task(pid, PIDTYPE_PID);
-	if (!ctx.task)
-		return TD_VIS_HIDDEN;
-	/* Cannot fail: the sender's namespace holds the subject's. */
-	td_view_init(&view, subj, true, NULL);
-	ctx.view = &view;
-	vis = td_visibility(&ctx);
-	if (vis == TD_VIS_LISTED && !thread_group_leader(ctx.task))
-		vis = TD_VIS_HIDDEN;
-	put_task_struct(ctx.task);
-	return vis;
 }
 
 static int td_parse_req(struct nlattr **attrs, bool dump, u32 *scope, u32 *show,

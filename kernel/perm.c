@@ -37,7 +37,10 @@
 #include <linux/sched/coredump.h>
 #include <linux/sched/mm.h>
 #include <linux/sched/signal.h>
+#include <linux/time_namespace.h>
 #include <linux/user_namespace.h>
+#include <net/genetlink.h>
+#include <net/sock.h>
 
 #include <linux/task_diag.h>
 #include "task_diag.h"
@@ -683,4 +686,121 @@ bool td_may_read_io(struct td_task_ctx *ctx)
 			return false;
 	}
 	return true;
+}
+
+/* ------------------------------------------------------------------------
+ * The subject, and what a group does with the target's mm and locks
+ */
+
+void td_subject_free(struct td_subject *s)
+{
+	if (!s)
+		return;
+	put_cred(s->sender.cred);
+	if (s->has_opener)
+		put_cred(s->opener.cred);
+	put_pid(s->sender.tgid);
+	put_pid_ns(s->ns);
+	td_filter_free(&s->filter);
+	kfree(s);
+}
+
+/*
+ * Fix the subject while still in the sender's context: its credentials,
+ * the credentials the socket was opened with, and the procfs instance it
+ * sees at /proc (its pid namespace and options).
+ */
+struct td_subject *td_subject_new(struct sk_buff *skb, struct nlattr **attrs,
+				  struct netlink_ext_ack *extack, int *err)
+{
+	struct sock *sk = NETLINK_CB(skb).sk;
+	const struct cred *opener = NULL;
+	struct td_subject *s;
+
+	s = kzalloc(sizeof(*s), GFP_KERNEL);
+	if (!s) {
+		*err = -ENOMEM;
+		return NULL;
+	}
+	*err = td_subject_procfs(s, attrs[TASK_DIAG_A_TASK_PROCFS_FD], extack);
+	if (*err) {
+		kfree(s);
+		return NULL;
+	}
+	if (sk && sk->sk_socket && sk->sk_socket->file)
+		opener = sk->sk_socket->file->f_cred;
+	td_sender_init(s);
+	/*
+	 * The opener's checks are the sender's when the credentials are the
+	 * same object (a process that did not change them since it opened
+	 * the socket, the usual case): skip them then.
+	 */
+	if (opener && opener != s->sender.cred) {
+		td_who_init(&s->opener, get_cred(opener), NULL, s);
+		s->has_opener = true;
+	}
+	s->user_ns = opener ? opener->user_ns : s->sender.cred->user_ns;
+	/* A dump may be continued by a reader in another time namespace. */
+	s->boottime_offset = timens_add_boottime_ns(0);
+	return s;
+}
+
+/**
+ * td_task_mm() - the task's mm, looked up once per task
+ * @ctx: the task being written
+ *
+ * Return: a referenced mm put by td_fill_task(), or NULL for kernel
+ * threads and exiting tasks. May sleep only on the put side.
+ */
+struct mm_struct *td_task_mm(struct td_task_ctx *ctx)
+{
+	if (!ctx->mm_done) {
+		ctx->mm = get_task_mm(ctx->task);
+		ctx->mm_done = true;
+	}
+	return ctx->mm;
+}
+
+/**
+ * td_busy() - what a group does when a lock it needs is busy
+ * @ctx: the task being written
+ *
+ * Under cb_lock (td_view::nowait) a busy target lock is not waited for.
+ * If the task's message is not the first of the skb, the batch ends
+ * before it and the next one, in the reader's recvmsg(), waits for the
+ * lock. A first message must be written (an empty batch would end the
+ * dump): what needs the lock is withheld from it, as from a reader that
+ * may not see it.
+ *
+ * Return: -ENOENT (leave the part out) or -EAGAIN (end the batch).
+ */
+int td_busy(struct td_task_ctx *ctx)
+{
+	if (!ctx->first)
+		return -EAGAIN;
+	ctx->busy = true;
+	return -ENOENT;
+}
+
+/*
+ * What the sender's /proc shows of the task @pid names. Called in the
+ * sender's context, so the sender is the reader.
+ */
+enum td_vis td_target_visibility(const struct td_subject *subj, struct pid *pid)
+{
+	struct td_task_ctx ctx = { .subj = subj };
+	struct td_view view;
+	enum td_vis vis;
+
+	ctx.task = get_pid_task(pid, PIDTYPE_PID);
+	if (!ctx.task)
+		return TD_VIS_HIDDEN;
+	/* Cannot fail: the sender's namespace holds the subject's. */
+	td_view_init(&view, subj, true, NULL);
+	ctx.view = &view;
+	vis = td_visibility(&ctx);
+	if (vis == TD_VIS_LISTED && !thread_group_leader(ctx.task))
+		vis = TD_VIS_HIDDEN;
+	put_task_struct(ctx.task);
+	return vis;
 }

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * task_diag: internal interfaces between the core (main.c) and the
- * per-group files (base.c, stat.c, ...).
+ * task_diag: internal interfaces between the core (main.c: the family and
+ * the task walk), the permission layer (perm.c), the filters (filter.c),
+ * the VMA dump (vma.c) and the per-group files (base.c, stat.c, ...).
  */
 #ifndef _TASK_DIAG_INTERNAL_H
 #define _TASK_DIAG_INTERNAL_H
@@ -383,8 +384,14 @@ extern const struct td_group td_mem_group;
 int td_cmdline_fill(struct sk_buff *skb, struct td_task_ctx *ctx);
 size_t td_cmdline_msg_size(void);
 
+/* perm.c: the parties, their checks, and the target's locks */
 extern bool td_ptrace_cap_only;
 extern bool td_nnp_cap_only;
+
+struct td_subject *td_subject_new(struct sk_buff *skb, struct nlattr **attrs,
+				  struct netlink_ext_ack *extack, int *err);
+void td_subject_free(struct td_subject *s);
+enum td_vis td_target_visibility(const struct td_subject *subj, struct pid *pid);
 
 void td_who_init(struct td_who *w, const struct cred *cred, struct pid *tgid,
 		 const struct td_subject *s);
@@ -400,18 +407,17 @@ bool td_may_read_io(struct td_task_ctx *ctx);
 struct mm_struct *td_task_mm(struct td_task_ctx *ctx);
 int td_busy(struct td_task_ctx *ctx);
 
+/* filter.c */
 int td_filter_parse(struct td_filter *f, struct nlattr **attrs, bool dump,
 		    struct netlink_ext_ack *extack);
 void td_filter_free(struct td_filter *f);
 bool td_filter_next_pid(const struct td_filter *f, u32 *nr);
 enum td_match td_filter_match(struct td_task_ctx *ctx, enum td_vis vis, pid_t nr);
 
+/* main.c */
 extern struct genl_family td_family;
-struct td_subject *td_subject_new(struct sk_buff *skb, struct nlattr **attrs,
-				  struct netlink_ext_ack *extack, int *err);
-void td_subject_free(struct td_subject *s);
-enum td_vis td_target_visibility(const struct td_subject *subj, struct pid *pid);
 
+/* vma.c */
 void td_vma_init(void);
 int td_vma_dump_start(struct netlink_callback *cb);
 int td_vma_dumpit(struct sk_buff *skb, struct netlink_callback *cb);
