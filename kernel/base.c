@@ -3,10 +3,12 @@
  * task_diag: the base group, the identity and state fields that lead
  * /proc/PID/stat (and the PPid/TracerPid lines of /proc/PID/status).
  */
+#include <linux/kthread.h>
 #include <linux/pid_namespace.h>
 #include <linux/ptrace.h>
 #include <linux/sched/signal.h>
 #include <linux/tty.h>
+#include <linux/workqueue.h>
 
 #include <linux/task_diag.h>
 #include "compat.h"
@@ -33,9 +35,40 @@ static void td_base_locked(struct td_task_ctx *ctx, void *st)
 	b->pgid = task_pgrp_nr_ns(task, ns);
 }
 
+#ifdef MODULE
+#define TD_COMM_MAX	TASK_COMM_LEN
+#else
+/* proc_task_name()'s buffer, for a kernel thread's or a worker's name */
+#define TD_COMM_MAX	64
+#endif
+
 static size_t td_base_msg_size(void)
 {
-	return td_struct_msg_size(struct task_diag_base) + nla_total_size(TASK_COMM_LEN);
+	return td_struct_msg_size(struct task_diag_base) + nla_total_size(TD_COMM_MAX);
+}
+
+/*
+ * The name stat, status and comm print (proc_task_name()) where it is not
+ * task->comm: a workqueue worker's, with the work it runs
+ * (kworker/0:1-events), and a kernel thread's full name. Return false for
+ * other tasks. wq_worker_comm() and get_kthread_comm() are not exported: a
+ * module sends task->comm (up to 15 characters) for these too.
+ * wq_worker_comm() takes the workqueue's attach mutex, which its holders
+ * keep for a bounded time.
+ */
+static bool td_kthread_name(char *buf, struct task_struct *task)
+{
+#ifndef MODULE
+	if (task->flags & PF_WQ_WORKER) {
+		wq_worker_comm(buf, TD_COMM_MAX, task);
+		return true;
+	}
+	if (task->flags & PF_KTHREAD) {
+		get_kthread_comm(buf, TD_COMM_MAX, task);
+		return true;
+	}
+#endif
+	return false;
 }
 
 /**
@@ -57,7 +90,7 @@ static int td_base_fill(struct sk_buff *skb, struct td_task_ctx *ctx)
 	struct task_struct *task = ctx->task;
 	struct task_struct *tracer;
 	struct task_diag_base *b;
-	char comm[TASK_COMM_LEN];
+	char comm[TD_COMM_MAX];
 
 	b = td_reserve(skb, TASK_DIAG_A_TASK_BASE, struct task_diag_base);
 	if (!b)
@@ -76,7 +109,8 @@ static int td_base_fill(struct sk_buff *skb, struct td_task_ctx *ctx)
 	b->state = td_task_state_char(task);
 	b->mask = TD_F_UPTO(BASE, STATE);
 
-	get_task_comm(comm, task);
+	if (!td_kthread_name(comm, task))
+		get_task_comm(comm, task);
 	return td_put_strn(skb, TASK_DIAG_A_TASK_COMM, comm, sizeof(comm));
 }
 

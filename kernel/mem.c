@@ -223,7 +223,7 @@ static void td_mem_pmd(struct td_mss *m, struct vm_area_struct *vma, pmd_t *pmd,
 		       unsigned long addr, unsigned long end, bool locked)
 {
 	struct mm_struct *mm = vma->vm_mm;
-	spinlock_t *ptl;
+	spinlock_t *ptl;	/* the pmd's lock */
 	pmd_t pmdval;
 	pte_t *pte;
 
@@ -355,7 +355,7 @@ static void td_mem_walk_hugetlb(struct td_mss *m, struct vm_area_struct *vma,
 		pte_t *ptep = td_mem_huge_pte(mm, addr & huge_page_mask(h), sz);
 		struct folio *folio = NULL;
 		bool present = false;
-		spinlock_t *ptl;
+		spinlock_t *ptl;	/* the page table's lock */
 		pte_t pte;
 
 		if (!ptep)
@@ -425,6 +425,7 @@ static int td_mem_gather(struct td_mss *m, struct mm_struct *mm, const struct td
 	struct vm_area_struct *vma;
 	unsigned long done = 0;
 	int err;
+
 	VMA_ITERATOR(vmi, mm, 0);
 
 	m->nowait = v->nowait;

@@ -8,14 +8,16 @@
  * Each must pass the check procfs would make for it, so the reply never
  * holds more than the least privileged of them would see in /proc.
  *
- * ptrace_may_access() is not exported to modules. This re-implements the
- * discretionary part of __ptrace_may_access(PTRACE_MODE_READ_FSCREDS) for
- * a given credential; the LSM hook (Yama, SELinux, AppArmor, Landlock)
- * cannot be called from a module. Two parameters close that gap: a party
- * with no_new_privs (every Landlock domain and seccomp sandbox has it) is
- * given other processes' guarded data only with CAP_SYS_PTRACE
- * (nnp_cap_only, on by default), and ptrace_cap_only asks CAP_SYS_PTRACE
- * of every party for guarded fields. The procfs instance the sender sees at
+ * ptrace_may_access() checks current; the parties are stored credentials.
+ * This re-implements the discretionary part of
+ * __ptrace_may_access(PTRACE_MODE_READ_FSCREDS) for a given credential and,
+ * built into the kernel, asks the LSM hook (SELinux, AppArmor, Landlock) as
+ * that credential. A module cannot call the hook (it is not exported); two
+ * parameters close that gap there: a party with no_new_privs (every
+ * Landlock domain and seccomp sandbox has it) is given other processes'
+ * guarded data only with CAP_SYS_PTRACE (nnp_cap_only, on by default, a
+ * module's only), and ptrace_cap_only asks CAP_SYS_PTRACE of every party
+ * for guarded fields. The procfs instance the sender sees at
  * /proc (or the one procfs-fd names) decides the view: its pid namespace is
  * the one walked and numbered, its hidepid= and gid= hide tasks as
  * has_pid_permissions() does.
@@ -33,10 +35,12 @@
 #include <linux/namei.h>
 #include <linux/pid_namespace.h>
 #include <linux/proc_fs.h>
+#include <linux/ptrace.h>
 #include <linux/sched/clock.h>
 #include <linux/sched/coredump.h>
 #include <linux/sched/mm.h>
 #include <linux/sched/signal.h>
+#include <linux/security.h>
 #include <linux/time_namespace.h>
 #include <linux/user_namespace.h>
 #include <net/genetlink.h>
@@ -50,10 +54,15 @@ module_param_named(ptrace_cap_only, td_ptrace_cap_only, bool, 0644);
 MODULE_PARM_DESC(ptrace_cap_only,
 		 "Send ptrace-guarded fields (io, stat addresses, wchan, exit code, maps, mem) only to requesters with CAP_SYS_PTRACE in the initial user namespace (default: procfs rules)");
 
+#ifdef MODULE
 bool td_nnp_cap_only = true;
 module_param_named(nnp_cap_only, td_nnp_cap_only, bool, 0644);
 MODULE_PARM_DESC(nnp_cap_only,
 		 "A requester with no_new_privs (every Landlock or seccomp sandbox) sees other processes' ptrace-guarded data, and tasks hidepid= hides, only with CAP_SYS_PTRACE: an LSM may confine it where the module cannot look (default: Y; N: the plain DAC rule)");
+#else
+/* Built in, the LSM hook itself is asked (td_cred_lsm_may_read()). */
+bool td_nnp_cap_only;
+#endif
 
 /*
  * ns_capable() for a stored credential instead of current's: the dump may
@@ -243,7 +252,8 @@ int td_subject_procfs(struct td_subject *s, const struct nlattr *fd_attr,
 		/* O_PATH descriptors too: only the file system is looked at. */
 		file = fget_raw(nla_get_u32(fd_attr));
 		if (!file) {
-			NL_SET_ERR_MSG_ATTR(extack, fd_attr, "procfs-fd is not an open file descriptor");
+			NL_SET_ERR_MSG_ATTR(extack, fd_attr,
+					    "procfs-fd is not an open file descriptor");
 			return -EBADF;
 		}
 		sb = file_inode(file)->i_sb;
@@ -306,6 +316,8 @@ int td_view_init(struct td_view *v, const struct td_subject *s, bool nowait,
 		 struct netlink_ext_ack *extack)
 {
 	const struct cred *cred = current_cred();
+	bool nnp = s->nnp_cap_only && task_no_new_privs(current);
+	bool sender_nnp = s->sender.rule == TD_RULE_NNP;
 
 	if (!td_pid_ns_within(s->ns, task_active_pid_ns(current))) {
 		if (extack)
@@ -320,10 +332,9 @@ int td_view_init(struct td_view *v, const struct td_subject *s, bool nowait,
 	v->who[v->n++] = &s->sender;
 	if (s->has_opener)
 		v->who[v->n++] = &s->opener;
-	if (cred == s->sender.cred && task_tgid(current) == s->sender.tgid &&
-	    (s->nnp_cap_only && task_no_new_privs(current)) == (s->sender.rule == TD_RULE_NNP))
+	if (cred == s->sender.cred && task_tgid(current) == s->sender.tgid && nnp == sender_nnp)
 		return 0;
-	if (s->has_opener && cred == s->opener.cred && !(s->nnp_cap_only && task_no_new_privs(current)))
+	if (s->has_opener && cred == s->opener.cred && !nnp)
 		return 0;
 	td_who_init(&v->reader, cred, task_tgid(current), s);
 	td_who_set_rule(&v->reader, s, current);
@@ -455,9 +466,40 @@ static bool td_cred_dumpable_for(const struct cred *cred, const struct td_caps *
 #endif
 }
 
+#ifndef MODULE
 /*
- * The DAC part of __ptrace_may_access(task, PTRACE_MODE_READ_FSCREDS);
- * @caps: what td_who_init() found for @cred.
+ * The LSM part of __ptrace_may_access(task, PTRACE_MODE_READ_FSCREDS),
+ * asked as @cred would ask it: Landlock's domain, SELinux's and AppArmor's
+ * labels and the capability module's rule are read from the subjective
+ * credentials, so @cred is lent to current for the call (as in
+ * td_cred_capable(), and for the same reason PF_SUPERPRIV is left as it
+ * was). Under task_lock(), as ptrace_may_access() calls it. Not callable
+ * from a module: security_ptrace_access_check() is not exported.
+ */
+static bool td_cred_lsm_may_read(const struct cred *cred, struct task_struct *task)
+{
+	unsigned int superpriv = current->flags & PF_SUPERPRIV;
+	const struct cred *old = NULL;
+	int err;
+
+	if (cred != current_cred())
+		old = override_creds(cred);
+	task_lock(task);
+	err = security_ptrace_access_check(task, PTRACE_MODE_READ_FSCREDS);
+	task_unlock(task);
+	if (old)
+		revert_creds(old);
+	if (!superpriv)
+		current->flags &= ~PF_SUPERPRIV;
+	return !err;
+}
+#endif
+
+/*
+ * __ptrace_may_access(task, PTRACE_MODE_READ_FSCREDS) for a stored
+ * credential, less the same-thread-group exemption (the caller's): its
+ * DAC part, then, built in, the LSM hook; @caps: what td_who_init() found
+ * for @cred.
  */
 static bool td_cred_may_read(const struct cred *cred, const struct td_caps *caps,
 			     struct task_struct *task)
@@ -488,7 +530,13 @@ static bool td_cred_may_read(const struct cred *cred, const struct td_caps *caps
 
 	/* Pairs with the write barrier in commit_creds(), as in ptrace. */
 	smp_rmb();
-	return td_cred_dumpable_for(cred, caps, task);
+	if (!td_cred_dumpable_for(cred, caps, task))
+		return false;
+#ifdef MODULE
+	return true;
+#else
+	return td_cred_lsm_may_read(cred, task);
+#endif
 }
 
 /*
@@ -717,7 +765,11 @@ struct td_subject *td_subject_new(struct sk_buff *skb, struct nlattr **attrs,
 	const struct cred *opener = NULL;
 	struct td_subject *s;
 
+#ifdef HAVE_KZALLOC_OBJ
+	s = kzalloc_obj(*s);
+#else
 	s = kzalloc(sizeof(*s), GFP_KERNEL);
+#endif
 	if (!s) {
 		*err = -ENOMEM;
 		return NULL;

@@ -47,7 +47,8 @@ static const struct nla_policy td_req_policy[TASK_DIAG_A_TASK_MAX + 1] = {
 	[TASK_DIAG_A_TASK_FILTER_PID] = NLA_POLICY_RANGE(NLA_BINARY, 4, 4096),
 	[TASK_DIAG_A_TASK_FILTER_UID] = NLA_POLICY_RANGE(NLA_BINARY, 4, 4096),
 	[TASK_DIAG_A_TASK_FILTER_EUID] = NLA_POLICY_RANGE(NLA_BINARY, 4, 4096),
-	[TASK_DIAG_A_TASK_FILTER_CGROUP_ID] = NLA_POLICY_FULL_RANGE(NLA_U64, &td_filter_cgroup_id_range),
+	[TASK_DIAG_A_TASK_FILTER_CGROUP_ID] =
+		NLA_POLICY_FULL_RANGE(NLA_U64, &td_filter_cgroup_id_range),
 	[TASK_DIAG_A_TASK_FILTER_CGROUP_PATH] = { .type = NLA_NUL_STRING, .len = 4095 },
 	[TASK_DIAG_A_TASK_FILTER_COMM] = { .type = NLA_NUL_STRING, .len = 15 },
 	[TASK_DIAG_A_TASK_RAN_SINCE] = { .type = NLA_U64 },
@@ -83,7 +84,7 @@ static const struct nla_policy td_get_vma_policy[TASK_DIAG_A_VMA_MAX + 1] = {
 
 /* The layout the spec gives each struct (ABI rule 4). */
 static_assert(sizeof(struct task_diag_base) == 56);
-static_assert(TASK_DIAG_BASE_SIZE_VER0 <= sizeof(struct task_diag_base));
+static_assert(sizeof(struct task_diag_base) >= TASK_DIAG_BASE_SIZE_VER0);
 static_assert(offsetof(struct task_diag_base, mask) == 0);
 static_assert(offsetof(struct task_diag_base, ppid) == 8);
 static_assert(offsetof(struct task_diag_base, pgid) == 12);
@@ -97,7 +98,7 @@ static_assert(offsetof(struct task_diag_base, start_time) == 40);
 static_assert(offsetof(struct task_diag_base, state) == 48);
 static_assert(offsetof(struct task_diag_base, __reserved) == 49);
 static_assert(sizeof(struct task_diag_stat) == 248);
-static_assert(TASK_DIAG_STAT_SIZE_VER0 <= sizeof(struct task_diag_stat));
+static_assert(sizeof(struct task_diag_stat) >= TASK_DIAG_STAT_SIZE_VER0);
 static_assert(offsetof(struct task_diag_stat, mask) == 0);
 static_assert(offsetof(struct task_diag_stat, minflt) == 8);
 static_assert(offsetof(struct task_diag_stat, cminflt) == 16);
@@ -135,7 +136,7 @@ static_assert(offsetof(struct task_diag_stat, exit_code) == 240);
 static_assert(offsetof(struct task_diag_stat, wchan) == 244);
 static_assert(offsetof(struct task_diag_stat, __reserved) == 245);
 static_assert(sizeof(struct task_diag_statm) == 64);
-static_assert(TASK_DIAG_STATM_SIZE_VER0 <= sizeof(struct task_diag_statm));
+static_assert(sizeof(struct task_diag_statm) >= TASK_DIAG_STATM_SIZE_VER0);
 static_assert(offsetof(struct task_diag_statm, mask) == 0);
 static_assert(offsetof(struct task_diag_statm, size) == 8);
 static_assert(offsetof(struct task_diag_statm, resident) == 16);
@@ -145,7 +146,7 @@ static_assert(offsetof(struct task_diag_statm, lib) == 40);
 static_assert(offsetof(struct task_diag_statm, data) == 48);
 static_assert(offsetof(struct task_diag_statm, dt) == 56);
 static_assert(sizeof(struct task_diag_io) == 64);
-static_assert(TASK_DIAG_IO_SIZE_VER0 <= sizeof(struct task_diag_io));
+static_assert(sizeof(struct task_diag_io) >= TASK_DIAG_IO_SIZE_VER0);
 static_assert(offsetof(struct task_diag_io, mask) == 0);
 static_assert(offsetof(struct task_diag_io, rchar) == 8);
 static_assert(offsetof(struct task_diag_io, wchar) == 16);
@@ -155,7 +156,7 @@ static_assert(offsetof(struct task_diag_io, read_bytes) == 40);
 static_assert(offsetof(struct task_diag_io, write_bytes) == 48);
 static_assert(offsetof(struct task_diag_io, cancelled_write_bytes) == 56);
 static_assert(sizeof(struct task_diag_status) == 216);
-static_assert(TASK_DIAG_STATUS_SIZE_VER0 <= sizeof(struct task_diag_status));
+static_assert(sizeof(struct task_diag_status) >= TASK_DIAG_STATUS_SIZE_VER0);
 static_assert(offsetof(struct task_diag_status, mask) == 0);
 static_assert(offsetof(struct task_diag_status, vm_peak) == 8);
 static_assert(offsetof(struct task_diag_status, vm_lck) == 16);
@@ -190,7 +191,7 @@ static_assert(offsetof(struct task_diag_status, no_new_privs) == 210);
 static_assert(offsetof(struct task_diag_status, seccomp) == 211);
 static_assert(offsetof(struct task_diag_status, __reserved) == 212);
 static_assert(sizeof(struct task_diag_cred) == 88);
-static_assert(TASK_DIAG_CRED_SIZE_VER0 <= sizeof(struct task_diag_cred));
+static_assert(sizeof(struct task_diag_cred) >= TASK_DIAG_CRED_SIZE_VER0);
 static_assert(offsetof(struct task_diag_cred, mask) == 0);
 static_assert(offsetof(struct task_diag_cred, uid) == 8);
 static_assert(offsetof(struct task_diag_cred, euid) == 12);
@@ -208,7 +209,7 @@ static_assert(offsetof(struct task_diag_cred, cap_effective) == 64);
 static_assert(offsetof(struct task_diag_cred, cap_bounding) == 72);
 static_assert(offsetof(struct task_diag_cred, cap_ambient) == 80);
 static_assert(sizeof(struct task_diag_mem) == 184);
-static_assert(TASK_DIAG_MEM_SIZE_VER0 <= sizeof(struct task_diag_mem));
+static_assert(sizeof(struct task_diag_mem) >= TASK_DIAG_MEM_SIZE_VER0);
 static_assert(offsetof(struct task_diag_mem, mask) == 0);
 static_assert(offsetof(struct task_diag_mem, rss) == 8);
 static_assert(offsetof(struct task_diag_mem, pss) == 16);
@@ -233,7 +234,7 @@ static_assert(offsetof(struct task_diag_mem, swap_pss) == 160);
 static_assert(offsetof(struct task_diag_mem, locked) == 168);
 static_assert(offsetof(struct task_diag_mem, ksm) == 176);
 static_assert(sizeof(struct task_diag_vma) == 56);
-static_assert(TASK_DIAG_VMA_SIZE_VER0 <= sizeof(struct task_diag_vma));
+static_assert(sizeof(struct task_diag_vma) >= TASK_DIAG_VMA_SIZE_VER0);
 static_assert(offsetof(struct task_diag_vma, mask) == 0);
 static_assert(offsetof(struct task_diag_vma, start) == 8);
 static_assert(offsetof(struct task_diag_vma, end) == 16);

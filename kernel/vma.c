@@ -175,26 +175,82 @@ static_assert((int)TASK_DIAG_A_VMA_ENTRY_PAD == (int)TASK_DIAG_A_TASK_PAD);
  */
 static u64 td_vma_flag_map[sizeof(unsigned long)][256] __ro_after_init;
 
+/*
+ * The VM_* flags the running kernel's show_smap_vma_flags() prints a
+ * mnemonic for, under the same conditions, and their ABI bits. 6.12 (not
+ * 6.1) prints lf (VM_LOCKONFAULT), ss (VM_SHADOW_STACK, 6.6), dp
+ * (VM_DROPPABLE, 6.11) and sl (VM_SEALED, 6.10); 7.2 gu (VM_MAYBE_GUARD),
+ * 7.3 ur (VM_UFFD_RWP, with CONFIG_USERFAULTFD_RWP), as procfs does.
+ */
+struct td_vma_flag_row {
+	unsigned long vm;
+	u8 abi;
+};
+
+static const struct td_vma_flag_row td_vma_flag_rows[] __initconst = {
+	{ VM_READ, TASK_DIAG_VMA_FLAG_READ },
+	{ VM_WRITE, TASK_DIAG_VMA_FLAG_WRITE },
+	{ VM_EXEC, TASK_DIAG_VMA_FLAG_EXEC },
+	{ VM_SHARED, TASK_DIAG_VMA_FLAG_SHARED },
+	{ VM_MAYREAD, TASK_DIAG_VMA_FLAG_MAYREAD },
+	{ VM_MAYWRITE, TASK_DIAG_VMA_FLAG_MAYWRITE },
+	{ VM_MAYEXEC, TASK_DIAG_VMA_FLAG_MAYEXEC },
+	{ VM_MAYSHARE, TASK_DIAG_VMA_FLAG_MAYSHARE },
+	{ VM_GROWSDOWN, TASK_DIAG_VMA_FLAG_GROWSDOWN },
+	{ VM_PFNMAP, TASK_DIAG_VMA_FLAG_PFNMAP },
+	{ VM_LOCKED, TASK_DIAG_VMA_FLAG_LOCKED },
+	{ VM_IO, TASK_DIAG_VMA_FLAG_IO },
+	{ VM_SEQ_READ, TASK_DIAG_VMA_FLAG_SEQ_READ },
+	{ VM_RAND_READ, TASK_DIAG_VMA_FLAG_RAND_READ },
+	{ VM_DONTCOPY, TASK_DIAG_VMA_FLAG_DONTCOPY },
+	{ VM_DONTEXPAND, TASK_DIAG_VMA_FLAG_DONTEXPAND },
+	{ VM_ACCOUNT, TASK_DIAG_VMA_FLAG_ACCOUNT },
+	{ VM_NORESERVE, TASK_DIAG_VMA_FLAG_NORESERVE },
+	{ VM_HUGETLB, TASK_DIAG_VMA_FLAG_HUGETLB },
+	{ VM_SYNC, TASK_DIAG_VMA_FLAG_SYNC },
+	{ VM_ARCH_1, TASK_DIAG_VMA_FLAG_ARCH_1 },
+	{ VM_WIPEONFORK, TASK_DIAG_VMA_FLAG_WIPEONFORK },
+	{ VM_DONTDUMP, TASK_DIAG_VMA_FLAG_DONTDUMP },
+	{ VM_MIXEDMAP, TASK_DIAG_VMA_FLAG_MIXEDMAP },
+	{ VM_HUGEPAGE, TASK_DIAG_VMA_FLAG_HUGEPAGE },
+	{ VM_NOHUGEPAGE, TASK_DIAG_VMA_FLAG_NOHUGEPAGE },
+	{ VM_MERGEABLE, TASK_DIAG_VMA_FLAG_MERGEABLE },
+	{ VM_UFFD_MISSING, TASK_DIAG_VMA_FLAG_UFFD_MISSING },
+	{ VM_UFFD_WP, TASK_DIAG_VMA_FLAG_UFFD_WP },
+#ifdef CONFIG_MEM_SOFT_DIRTY
+	{ VM_SOFTDIRTY, TASK_DIAG_VMA_FLAG_SOFTDIRTY },
+#endif
+#ifdef CONFIG_HAVE_ARCH_USERFAULTFD_MINOR
+	{ VM_UFFD_MINOR, TASK_DIAG_VMA_FLAG_UFFD_MINOR },
+#endif
+#ifdef CONFIG_X86_USER_SHADOW_STACK
+	{ VM_SHADOW_STACK, TASK_DIAG_VMA_FLAG_SHADOW_STACK },
+#endif
+#ifdef HAVE_SMAPS_LF
+	{ VM_LOCKONFAULT, TASK_DIAG_VMA_FLAG_LOCKONFAULT },
+	{ VM_DROPPABLE, TASK_DIAG_VMA_FLAG_DROPPABLE },
+	{ VM_SEALED, TASK_DIAG_VMA_FLAG_SEALED },
+#endif
+#ifdef VM_MAYBE_GUARD
+	{ VM_MAYBE_GUARD, TASK_DIAG_VMA_FLAG_MAYBE_GUARD },
+#endif
+#ifdef CONFIG_USERFAULTFD_RWP
+	{ VM_UFFD_RWP, TASK_DIAG_VMA_FLAG_UFFD_RWP },
+#endif
+};
+
 /**
  * td_vma_init() - fill the flag translation table; called at module load
  */
 void __init td_vma_init(void)
 {
-	static const struct {
-		unsigned long vm;
-		u8 abi;
-	} rows[] = {
-#define TD_VMA_FLAG_ROW(vm, abi) { vm, TASK_DIAG_VMA_FLAG_##abi },
-		TD_VMA_FLAGS(TD_VMA_FLAG_ROW)
-#undef TD_VMA_FLAG_ROW
-	};
 	unsigned int i, b, r;
 
 	for (i = 0; i < sizeof(unsigned long); i++)
 		for (b = 0; b < 256; b++)
-			for (r = 0; r < ARRAY_SIZE(rows); r++)
-				if ((unsigned long)b << (8 * i) & rows[r].vm)
-					td_vma_flag_map[i][b] |= BIT_ULL(rows[r].abi);
+			for (r = 0; r < ARRAY_SIZE(td_vma_flag_rows); r++)
+				if ((unsigned long)b << (8 * i) & td_vma_flag_rows[r].vm)
+					td_vma_flag_map[i][b] |= BIT_ULL(td_vma_flag_rows[r].abi);
 }
 
 static u64 td_vma_flags(unsigned long vm_flags)
@@ -652,6 +708,32 @@ static void *td_vma_msg_start(struct sk_buff *skb, pid_t nr, struct netlink_call
 	return hdr;
 }
 
+#ifndef MODULE
+/*
+ * The gate area (x86-64's [vsyscall], with vsyscall=emulate or xonly),
+ * which maps lists after the last VMA: no VMA of the mm, so the walk does
+ * not meet it (nor does an address query: PROCMAP_QUERY does not answer it
+ * either). get_gate_vma() is not exported, so a module leaves it out.
+ * Return 0 (written, or none to write) or -EMSGSIZE.
+ */
+static int td_vma_put_gate(struct sk_buff *skb, struct td_vma_dump *d, struct mm_struct *mm,
+			   unsigned int *n)
+{
+	struct vm_area_struct *gate = get_gate_vma(mm);
+	int err;
+
+	if (!gate || gate->vm_end <= max(d->next_addr, d->start) || gate->vm_start >= d->end ||
+	    !td_vma_wanted(d, gate))
+		return 0;
+	err = td_vma_put(skb, d, gate, NULL);
+	if (err)
+		return err;
+	(*n)++;
+	d->next_addr = gate->vm_end;
+	return 0;
+}
+#endif
+
 /*
  * Write the VMAs of @mm from d->next_addr on, one message for @nr, until
  * the skb is full. Return 0 when the process is done, -EMSGSIZE when the
@@ -697,6 +779,10 @@ static int td_vma_fill_mm(struct sk_buff *skb, struct td_vma_dump *d, struct mm_
 		genlmsg_cancel(skb, hdr);
 		return brk;
 	}
+#ifndef MODULE
+	if (!err)
+		err = td_vma_put_gate(skb, d, mm, &n);
+#endif
 	if (n)
 		genlmsg_end(skb, hdr);
 	else
@@ -1020,7 +1106,11 @@ int td_vma_dump_start(struct netlink_callback *cb)
 	struct netlink_ext_ack ext = {};
 	struct td_vma_dump *d;
 
+#ifdef HAVE_KZALLOC_OBJ
+	d = kzalloc_obj(*d);
+#else
 	d = kzalloc(sizeof(*d), GFP_KERNEL);
+#endif
 	if (!d)
 		return -ENOMEM;
 	d->path = kmalloc(PATH_MAX, GFP_KERNEL);
@@ -1120,9 +1210,8 @@ int td_vma_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
 		}
 		if (err == -EAGAIN) {
 			td_vma_name_forget(d);
-			if (cb->extack)
-				cb->extack->_msg =
-					"the first process is in exec or its memory map is locked: retry";
+			NL_SET_ERR_MSG(cb->extack,
+				       "the first process is in exec or its memory map is locked: retry");
 			return err;
 		}
 		if (err && (d->scope == TASK_DIAG_SCOPE_TASK || err == -EINTR)) {

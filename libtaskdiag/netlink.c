@@ -658,7 +658,9 @@ static int td_nl_fail(struct td_nl *nl, int err)
  * (kworker/0:1-events), from helpers no module can call. So for the few
  * kernel threads whose name may differ (15 characters, or a kworker), the
  * name is taken from /proc/PID/comm, which procfs fills with the same
- * function as stat. A thread gone in between keeps the module's name.
+ * function as stat. A thread gone in between keeps the module's name. A
+ * task_diag built into the kernel sends procfs's name itself: a name longer
+ * than task->comm can be is that one, and is kept.
  */
 static void td_nl_complete_comm(struct td_nl *nl, struct taskdiag_task *t)
 {
@@ -670,7 +672,8 @@ static void td_nl_complete_comm(struct td_nl *nl, struct taskdiag_task *t)
 	if (!td_task_present(t, TASKDIAG_ITEM_BASE_COMM) ||
 	    !td_task_present(t, TASKDIAG_ITEM_BASE_FLAGS) || !(t->base.flags & TD_PF_KTHREAD))
 		return;
-	if (comm->len != TD_COMM_LEN - 1 && strncmp(comm->p, "kworker/", 8))
+	if (comm->len >= TD_COMM_LEN ||
+	    (comm->len != TD_COMM_LEN - 1 && strncmp(comm->p, "kworker/", 8)))
 		return;
 	snprintf(path, sizeof(path), "/proc/%" PRIu32 "/task/%" PRIu32 "/comm", t->top.tgid,
 		 t->top.pid);

@@ -27,8 +27,9 @@ TD_DEFAULT_KERNEL=6.1
 # and 7.3-cloud (CMakeLists.txt's TASK_DIAG_KERNELS, in the same order).
 TD_KERNELS_TESTED="6.1 7.3 6.12 6.12-rt 7.2 7.3-rt 7.3-cloud"
 # Every label the scripts accept. "debug" is the kernel scripts/debug-kernel
-# builds (6.1 with KASAN, lockdep and the other checkers), not a Debian one.
-TD_KERNELS_KNOWN="6.1 6.12 6.1-rt 6.12-rt 6.1-cloud 6.12-cloud 7.3 7.3-rt 7.3-cloud 7.2 7.2-rt 7.2-cloud debug"
+# builds (6.1 with KASAN, lockdep and the other checkers), "in-tree" the one
+# scripts/in-tree-kernel builds (7.3 with task_diag built in): not Debian's.
+TD_KERNELS_KNOWN="6.1 6.12 6.1-rt 6.12-rt 6.1-cloud 6.12-cloud 7.3 7.3-rt 7.3-cloud 7.2 7.2-rt 7.2-cloud debug in-tree"
 
 # The Debian meta-package that names LABEL's image (and, with -headers-,
 # its headers): Debian 12's for 6.x, trixie-backports' for 7.3 (resolved in
@@ -66,6 +67,7 @@ td_kernel_matches() {
 	case "$label" in *-*) flavour=${label#*-}- ;; esac
 	case "$series" in
 	debug) [[ $abi =~ ^6\.1\.[0-9]+-td-debug$ ]] ;;
+	in) [[ $abi =~ ^7\.3\.[0-9]+-td-in-tree$ ]] ;;
 	6.1) [[ $abi =~ ^6\.1\.[0-9]+-[0-9]+-${flavour}amd64$ ]] ;;
 	6.12) [[ $abi =~ ^6\.12\.[0-9]+\+deb[0-9]+-${flavour}amd64$ ]] ;;
 	7.2 | 7.3) [[ $abi =~ ^${series//./\\.}\.[0-9]+\+deb[0-9]+-${flavour}amd64$ ]] ;;
@@ -127,9 +129,9 @@ td_kver() {
 # debug kernel's own build folder.
 td_kdir() {
 	local label=$1 kver
-	if [ "$label" = debug ]; then
-		[ -s "$TD_CACHE/kdir-debug" ] || return 1
-		cat "$TD_CACHE/kdir-debug"
+	if [ "$label" = debug ] || [ "$label" = in-tree ]; then
+		[ -s "$TD_CACHE/kdir-$label" ] || return 1
+		cat "$TD_CACHE/kdir-$label"
 		return 0
 	fi
 	kver=$(td_kver "$label") || return 1

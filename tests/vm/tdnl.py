@@ -145,6 +145,17 @@ WITH_GROUP = {"comm": "base", "cpus_allowed": "status", "mems_allowed": "status"
               "ns_sid": "status"}
 
 
+def built_in():
+    """Is task_diag built into the running kernel (scripts/in-tree-kernel),
+    rather than a loaded module? Built in, it makes procfs's exact checks and
+    sends what a module cannot (kworker names, the gate area)."""
+    try:
+        with open("/proc/modules") as f:
+            return not any(ln.split()[0] == "task_diag" for ln in f)
+    except FileNotFoundError:
+        return True
+
+
 def nla(atype, payload):
     return struct.pack("=HH", 4 + len(payload), atype) + payload + b"\0" * ((-len(payload)) % 4)
 

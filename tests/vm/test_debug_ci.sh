@@ -46,14 +46,8 @@ t=$src/tests/vm
 start=$(date +%s)
 "$src/scripts/vm-run" --build "$build" --kernel debug --module "$ko" --timeout 3000 -- \
 	bash -c '
-	py=$1 t=$2 lib=$3 memlib=$4 ko=$5 fails=0
-	part() {
-		local s=$(date +%s)
-		echo "=== $1"
-		shift
-		"$@" || { echo "FAIL: $*"; fails=$((fails + 1)); }
-		echo "=== $(($(date +%s) - s)) s"
-	}
+	py=$1 t=$2 lib=$3 memlib=$4 ko=$5
+	. "$t/parts.sh"
 	part "compare with /proc, root, five scopes" \
 		"$py" "$t/test_compare_proc.py" all_processes all_threads task threads children
 	part "compare with /proc, nobody" \

@@ -40,6 +40,7 @@ Usage: test_filters.py LIBTASKDIAG_SO
 """
 import ctypes
 import os
+import re
 import select
 import signal
 import struct
@@ -265,16 +266,18 @@ def filter_cases(me, fixtures, cg):
             compare("filter-comm tdfilt-thread (a thread's own comm)", scope,
                     f_comm("tdfilt-thread"), lambda t, _: t["base"]["comm"] == "tdfilt-thread")
         # Kernel threads: a workqueue worker (procfs appends its workqueue to
-        # the name) and one whose name task->comm cuts at 15 bytes, by the
-        # module's comm (tdnl.py shows it as the module sends it).
+        # the name) and one whose name task->comm cuts at 15 bytes, by their
+        # task->comm (what a module sends; built in, task_diag sends
+        # procfs's name, task_comm() takes task->comm back from it).
         c = tdnl.Client()
-        comms = sorted({t["base"]["comm"] for t in c.request(scope=tdnl.SCOPE[scope], show=SHOW)
+        comms = sorted({task_comm(t["base"]["comm"])
+                        for t in c.request(scope=tdnl.SCOPE[scope], show=SHOW)
                         if t.get("cred", {}).get("uid") == 0})
         c.close()
-        for kc in ([x for x in comms if x.startswith("kworker/")][:1] +
+        for kc in ([x for x in comms if WORKER_ID.match(x)][:1] +
                    [x for x in comms if len(x) == 15][:1]):
             compare("filter-comm %s (a kernel thread)" % kc, scope, f_comm(kc),
-                    lambda t, _, kc=kc: t["base"]["comm"] == kc)
+                    lambda t, _, kc=kc: task_comm(t["base"]["comm"]) == kc)
         compare("filter-comm and filter-uid [%d]" % uid, scope, f_comm(COMM) + f_uid([uid]),
                 lambda t, _: t["base"]["comm"] == COMM and t["cred"]["uid"] == uid)
         compare("filter-cgroup-path /", scope, f_cgpath("/"),
@@ -335,6 +338,18 @@ def spin():
     set_comm(COMM)
     while True:
         pass
+
+
+# A workqueue worker's task->comm: kworker/CPU:ID (H: high priority) or
+# kworker/uPOOL:ID; procfs appends "+work" or "-work" to it.
+WORKER_ID = re.compile(r"^kworker/(u?\d+:\d+H?)(?=[-+]|$)")
+
+
+def task_comm(name):
+    """task->comm of a task that procfs names name: a worker's id, the first
+    15 bytes of a kernel thread's full name, or the name itself."""
+    m = WORKER_ID.match(name)
+    return "kworker/" + m.group(1) if m else name[:15]
 
 
 def runtime(pid):
@@ -502,6 +517,9 @@ def sample_case(path):
           n1 > 0 and lib.taskdiag_sample_idle_count(s1) == 0 and
           set(wakers + idle + doomed) <= set(first), "%d records" % n1)
     pop.step(n // 2)
+    # A waker's voluntary switch is counted when it blocks in read() again,
+    # after its ack: wait until the woken ones sleep.
+    settle(wakers[: n // 2])
     c = tdnl.Client()
     before = {t["pid"] for t in c.request(scope=tdnl.SCOPE["all_processes"])}
     n2 = lib.taskdiag_sample_take_since(td, ctypes.byref(req), s1, s2)

@@ -41,11 +41,22 @@ of /proc. The cases:
    domain, in neither with it (Landlock hides them from the listing);
 7. root (CAP_SYS_PTRACE) with no_new_privs: everything, as its procfs.
 
-Lines starting "note" are known limits, printed and not counted: a
-Landlocked root (CAP_SYS_PTRACE), and a process a privileged parent put in
-a domain without no_new_privs, get what procfs refuses them; a child of a
-Landlocked process is in its domain, listed by its /proc under
+Lines starting "note" are the module's known limits, printed and not
+counted: a Landlocked root (CAP_SYS_PTRACE), and a process a privileged
+parent put in a domain without no_new_privs, get what procfs refuses them;
+a child of a Landlocked process is in its domain, listed by its /proc under
 hidepid=invisible, and hidden by the module.
+
+Built into the kernel (scripts/in-tree-kernel: no task_diag in
+/proc/modules), task_diag asks the LSM hook itself, so every case is
+procfs's answer exactly: no nnp_cap_only parameter; case 3 sends the
+guarded data procfs gives; case 4 is not made; the three known limits are
+checked like the other cases (a Landlocked root: io and guarded stat
+refused, maps and mem given, as mm_access() admits perfmon_capable(); a
+domain without no_new_privs: refused; the child: listed and dumped). On both,
+8. ptrace_cap_only=1: uid 1000 without a sandbox gets no guarded data of
+   any process, nor io and guarded stat of its own (documented stricter
+   than procfs); maps and mem of its own mm, as mm_access() allows.
 """
 import ctypes
 import errno
@@ -62,6 +73,9 @@ from forked import drop_to as _drop_to, in_child  # noqa: E402
 USER = 1000
 NSLEEP = 20
 PARAM = "/sys/module/task_diag/parameters/nnp_cap_only"
+CAP_ONLY = "/sys/module/task_diag/parameters/ptrace_cap_only"
+# Built in: procfs's own check, LSM hook included (see above).
+IN_TREE = tdnl.built_in()
 SMALL = 4096  # keeps a dump's datagrams to a few tasks each
 SHOW = tdnl.SHOW["base"] | tdnl.SHOW["stat"] | tdnl.SHOW["io"]
 # The guarded stat fields the module fills (kstk_esp and kstk_eip never are),
@@ -314,7 +328,7 @@ def values_match(rec, io, stat):
     return bad
 
 
-def judge(name, obs, sleeps, ref, procfs_allows, module_sends):
+def judge(name, obs, sleeps, ref, procfs_allows, module_sends, own_sent=True):
     """Check one reader's observation. procfs_allows: what its /proc must
     give of the 20 sleeps (the oracle of the case); module_sends: whether the
     module must send their guarded data. ref: root's procfs reading of the
@@ -375,6 +389,10 @@ def judge(name, obs, sleeps, ref, procfs_allows, module_sends):
               "vma %d, scope task %s, mem %d" % (len(in_vma), vt, len(with_mem)))
     # its own process
     own, opf = recs[me], pf[me]
+    if not own_sent:
+        # (maps and mem of its own mm still are: mm_access()'s first rule)
+        return check("%s: own process: no io or guarded stat sent" % name,
+                     not guarded(own), "record %s" % own)
     check("%s: own process: io, guarded stat, maps, mem sent, as /proc/self gives them" % name,
           full(own) and obs["vma"][me] and obs["vma_task"][me] and obs["mem"][me] and
           isinstance(opf["io"], dict) and isinstance(opf["stat"], dict),
@@ -384,6 +402,27 @@ def judge(name, obs, sleeps, ref, procfs_allows, module_sends):
               "ok" if isinstance(opf["io"], dict) else opf["io"],
               "ok" if isinstance(opf["stat"], dict) else opf["stat"]))
     return True
+
+
+def judge_perfmon(name, obs, sleeps):
+    """A Landlocked root: the LSM hook refuses io and stat's guarded fields,
+    but maps and mem (mm_access()) admit a perfmon_capable() reader without
+    asking it (6.15+), in procfs and in the module alike."""
+    if isinstance(obs, tuple):
+        return check(name, False, str(obs))
+    n = len(sleeps)
+    pf, recs = obs["procfs"], obs["rec"]
+    refused = sum(pf[p]["io"] == "EACCES" and pf[p]["stat"] == "hidden" for p in sleeps)
+    maps_ok = sum(isinstance(pf[p]["maps"], int) for p in sleeps)
+    check("%s: procfs refuses io and stat's guarded fields of %d/%d sleeps, gives maps of %d/%d"
+          % (name, n, n, n, n), refused == n and maps_ok == n,
+          "refused %d, maps %d" % (refused, maps_ok))
+    got = [p for p in sleeps if guarded(recs[p])]
+    in_vma = [p for p in sleeps if obs["vma"][p]]
+    with_mem = [p for p in sleeps if obs["mem"][p]]
+    return check("%s: module sends io or guarded stat of 0/%d, maps and mem of %d/%d"
+                 % (name, n, n, n), not got and len(in_vma) == n and len(with_mem) == n,
+                 "guarded %d, vma %d, mem %d" % (len(got), len(in_vma), len(with_mem)))
 
 
 # --- the cases, run in forked children ---
@@ -478,8 +517,8 @@ def judge_hidepid(name, res, n_expect):
                     sorted((before | after) - dumped)[:8], sorted(dumped - before)[:8]))
 
 
-def set_param(val):
-    with open(PARAM, "w") as f:
+def set_param(path, val):
+    with open(path, "w") as f:
         f.write(val)
 
 
@@ -513,9 +552,12 @@ def main():
         if not check("Landlock is enabled (LSMs %s, ABI %s)" % (lsms, abi),
                      abi > 0 and "landlock" in str(lsms).split(",")):
             return 1
-        check("nnp_cap_only parameter exists, default Y",
-              had_param and open(PARAM).read().strip() == "Y",
-              open(PARAM).read().strip() if had_param else "no %s" % PARAM)
+        if IN_TREE:
+            check("built in: no nnp_cap_only parameter (the LSM hook is asked)", not had_param)
+        else:
+            check("nnp_cap_only parameter exists, default Y",
+                  had_param and open(PARAM).read().strip() == "Y",
+                  open(PARAM).read().strip() if had_param else "no %s" % PARAM)
 
         # 1. control
         judge("1 uid %d, no sandbox" % USER, in_child(lambda: as_user()(sleeps)), sleeps, ref,
@@ -545,20 +587,21 @@ def main():
         # 3. no_new_privs alone
         res = in_child(lambda: as_user(set_nnp)(sleeps))
         judge("3 uid %d with no_new_privs, no Landlock" % USER, res, sleeps, ref,
-              procfs_allows=True, module_sends=False)
+              procfs_allows=True, module_sends=IN_TREE)
         if isinstance(res, dict):
             check("3 ... the reader had no_new_privs", res["nnp"])
 
-        # 4. nnp_cap_only=0
-        if had_param:
-            set_param("0")
-        try:
-            judge("4 nnp_cap_only=0, uid %d in a Landlock domain" % USER,
-                  in_child(lambda: as_user(enter_landlock)(sleeps)), sleeps, ref,
-                  procfs_allows=False, module_sends=True)
-        finally:
+        # 4. nnp_cap_only=0 (the module's)
+        if not IN_TREE:
             if had_param:
-                set_param("1")
+                set_param(PARAM, "0")
+            try:
+                judge("4 nnp_cap_only=0, uid %d in a Landlock domain" % USER,
+                      in_child(lambda: as_user(enter_landlock)(sleeps)), sleeps, ref,
+                      procfs_allows=False, module_sends=True)
+            finally:
+                if had_param:
+                    set_param(PARAM, "1")
 
         # 5. into the domain mid-dump
         for enter, name in ((False, "5 control: uid %d reads a dump in 4 KiB datagrams" % USER),
@@ -603,7 +646,16 @@ def main():
                   "nnp %s, pid 1 %s, procfs %s" % (res["nnp"], res["pid1"] and sorted(res["pid1"]),
                                                    res["pid1_procfs_io"]))
 
-        # Known limits, not counted.
+        # 8. ptrace_cap_only=1
+        set_param(CAP_ONLY, "1")
+        try:
+            judge("8 ptrace_cap_only=1, uid %d, no sandbox" % USER,
+                  in_child(lambda: as_user()(sleeps)), sleeps, ref,
+                  procfs_allows=True, module_sends=False, own_sent=False)
+        finally:
+            set_param(CAP_ONLY, "0")
+
+        # The module's known limits, not counted; built in, checked.
         def root_landlock():
             enter_landlock()
             return observe(sleeps)
@@ -616,6 +668,13 @@ def main():
                          ("uid %d in a domain a privileged parent made, no no_new_privs" % USER,
                           privileged_domain)):
             res = in_child(fn)
+            if IN_TREE and fn is root_landlock:
+                judge_perfmon("built in: " + name, res, sleeps)
+                continue
+            if IN_TREE:
+                judge("built in: " + name, res, sleeps, ref, procfs_allows=False,
+                      module_sends=False)
+                continue
             if isinstance(res, tuple):
                 note(name, str(res))
                 continue
@@ -626,7 +685,11 @@ def main():
                                                      " (more than procfs)" if sent and refused
                                                      else ""))
         res = in_child(lambda: hidepid(sleeps, True, grandchild=True))
-        if isinstance(res, dict):
+        if IN_TREE:
+            check("built in: hidepid=invisible, a child forked inside the Landlock domain is "
+                  "listed by /proc and dumped", isinstance(res, dict) and
+                  res["kid"] in res["before"] and res["kid"] in res["dumped"], str(res)[:300])
+        elif isinstance(res, dict):
             note("hidepid=invisible, a child forked inside the Landlock domain",
                  "listed by /proc %s, dumped %s" % (res["kid"] in res["before"],
                                                     res["kid"] in res["dumped"]))

@@ -587,7 +587,8 @@ def leaderless(c, tmp):
         spans = maps_spans(want)
         ans = query(c, tid, [s for s, _, _, _, _ in spans])
         check("... and the address query on it answers from that mm",
-              [tdnl.vma_maps_line(v) if v else None for _, v in ans] == want.splitlines())
+              [tdnl.vma_maps_line(v) if v else None for _, v in ans] ==
+              [ln for *_, ln in spans])
         got = c.vma_request(scope=tdnl.SCOPE["task"], pid=p.pid)
         check("... while the leader's pid gives its (empty) maps", not got.get(p.pid))
     finally:
@@ -996,6 +997,9 @@ def build_ids(c, who, tmp):
     with_bid = [v for v in mine if "build_id" in v]
     check("%s: this process has VMAs with and without a build id" % who,
           with_bid and len(with_bid) < len(mine), "%d of %d" % (len(with_bid), len(mine)))
+    # The VMAs of the mm: not the gate area, which a built-in task_diag
+    # dumps as maps lists it, and which no address query answers.
+    mine = [v for v in mine if v.get("name") != "[vsyscall]"]
     ans = query(c, me, [v["start"] for v in mine], with_build_id=True)
     check("%s: the address query's build ids are the dump's" % who,
           [a[1].get("build_id") for a in ans] == [v.get("build_id") for v in mine])
