@@ -120,16 +120,15 @@ static struct page *td_mem_normal_page(struct vm_area_struct *vma, unsigned long
 {
 	unsigned long pfn = pte_pfn(pte);
 
-	if (unlikely(pte_special(pte))) {
 #if defined(HAVE_VM_OPS_FIND_NORMAL_PAGE)
-		if (vma->vm_ops && vma->vm_ops->find_normal_page)
-			return vma->vm_ops->find_normal_page(vma, addr);
+	if (unlikely(pte_special(pte)) && vma->vm_ops && vma->vm_ops->find_normal_page)
+		return vma->vm_ops->find_normal_page(vma, addr);
 #elif defined(HAVE_VM_OPS_FIND_SPECIAL_PAGE)
-		if (vma->vm_ops && vma->vm_ops->find_special_page)
-			return vma->vm_ops->find_special_page(vma, addr);
+	if (unlikely(pte_special(pte)) && vma->vm_ops && vma->vm_ops->find_special_page)
+		return vma->vm_ops->find_special_page(vma, addr);
 #endif
+	if (unlikely(pte_special(pte)))
 		return NULL;
-	}
 	if (unlikely(!pfn_valid(pfn)))
 		return NULL;
 	return pfn_to_page(pfn);

@@ -4,7 +4,8 @@
 # The in-tree kernel's run that CI can afford: scripts/in-tree-kernel builds
 # Debian's linux-source-7.3 with this checkout's series applied
 # (CONFIG_TASK_DIAG=y; cached, a changed series rebuilds its objects and the
-# link only), then one boot of it runs the correctness subset, with nothing
+# link only), after its patches pass checkpatch.pl --strict without an
+# error; then one boot of it runs the correctness subset, with nothing
 # loaded:
 #   - the /proc comparisons, five scopes as root, two as nobody, and in new
 #     pid and user namespaces;
@@ -21,7 +22,9 @@ set -uo pipefail
 src=$1 build=$(cd "$2" && pwd -P) py=$3 lib=$4 memlib=$5 vfork=$6
 
 start=$(date +%s)
-kver=$("$src/scripts/in-tree-kernel") || { echo "FAIL: scripts/in-tree-kernel"; exit 1; }
+# The series, checked by the tree's checkpatch.pl --strict (no ERROR).
+kver=$("$src/scripts/in-tree-kernel" --series "$build/in-tree-series" --checkpatch) ||
+	{ echo "FAIL: scripts/in-tree-kernel"; exit 1; }
 echo "in-tree kernel $kver ready after $(($(date +%s) - start)) s"
 
 t=$src/tests/vm

@@ -632,7 +632,8 @@ enum {
 	TASK_DIAG_A_VMA_START,		/* u64, bytes (user virtual address), request only */
 	TASK_DIAG_A_VMA_END,		/* u64, bytes (user virtual address), request only */
 	TASK_DIAG_A_VMA_ENTRY,		/* nest */
-	TASK_DIAG_A_VMA_ADDRS,		/* binary: array of u64, bytes (array of u64 user virtual addresses), request only */
+	/* binary: array of u64, bytes (array of u64 user virtual addresses), request only */
+	TASK_DIAG_A_VMA_ADDRS,
 	TASK_DIAG_A_VMA_WITH_BUILD_ID,	/* flag, request only */
 
 	__TASK_DIAG_A_VMA_MAX,
