@@ -21,6 +21,7 @@
 #include <linux/pgtable.h>
 #include <linux/sched/mm.h>
 #include <linux/shmem_fs.h>
+#include <linux/swap.h>
 #include <linux/swapops.h>
 
 #include <linux/task_diag.h>
@@ -40,7 +41,7 @@
 struct td_mss {
 	u64 resident, shared_clean, shared_dirty, private_clean, private_dirty;
 	u64 referenced, anonymous, lazyfree, anonymous_thp, shmem_thp, file_thp;
-	u64 swap, shared_hugetlb, private_hugetlb, ksm;
+	u64 swap, swap_pss, shared_hugetlb, private_hugetlb, ksm;
 	u64 pss, pss_anon, pss_file, pss_shmem, pss_locked, pss_dirty;
 	bool swap_seen;
 	bool shmem_swapped;
@@ -134,6 +135,25 @@ static struct page *td_mem_normal_page(struct vm_area_struct *vma, unsigned long
 	return pfn_to_page(pfn);
 }
 
+/*
+ * smaps_pte_entry()'s share of a swapped-out page: the page divided among
+ * the swap entry's users (swp_swapcount()). Not exported: a module marks
+ * swap_pss inexact instead (@swap_seen).
+ */
+static void td_mem_swap_pss(struct td_mss *m, swp_entry_t ent)
+{
+#ifdef MODULE
+	m->swap_seen = true;
+#else
+	int mapcount = swp_swapcount(ent);
+	u64 pss = (u64)PAGE_SIZE << TD_PSS_SHIFT;
+
+	if (mapcount >= 2)
+		do_div(pss, mapcount);
+	m->swap_pss += pss;
+#endif
+}
+
 /* smaps_pte_entry() */
 static void td_mem_pte(struct td_mss *m, struct vm_area_struct *vma, pte_t *ptep,
 		       unsigned long addr, bool locked)
@@ -152,7 +172,7 @@ static void td_mem_pte(struct td_mss *m, struct vm_area_struct *vma, pte_t *ptep
 
 		if (td_leaf_is_swap(ent)) {
 			m->swap += PAGE_SIZE;
-			m->swap_seen = true;
+			td_mem_swap_pss(m, ent);
 		} else if (td_leaf_has_pfn(ent)) {
 			present = td_swp_entry_present(ent);
 			page = td_leaf_to_page(ent);
@@ -388,19 +408,40 @@ busy:
 }
 
 /*
- * smap_gather_stats() for one VMA, from @start on. The swap of a shmem object (what
- * shmem_swap_usage() adds for a shared or read-only mapping, and the page
- * walk's shmem_partial_swap_usage() for a private writable one) needs
- * functions that are not exported: when the object has swapped pages the
- * sum is marked inexact instead.
+ * The swap of the shmem object @vma maps, as smap_gather_stats() counts it:
+ * shmem_swap_usage() for a shared or read-only mapping walked from its
+ * start (@start is vm_start), or when nothing is swapped; else (a private writable mapping,
+ * whose copied pages hide the object's, or a walk resumed inside the VMA)
+ * smaps adds shmem_partial_swap_usage() of the page walk's holes, which is
+ * not done here: the sum is marked inexact (@shmem_swapped). Neither
+ * function is exported: a module marks it inexact whenever the object has
+ * swapped pages.
  */
+static void td_mem_shmem_swap(struct td_mss *m, struct vm_area_struct *vma,
+			      unsigned long start)
+{
+#ifdef MODULE
+	if (READ_ONCE(SHMEM_I(vma->vm_file->f_mapping->host)->swapped))
+		m->shmem_swapped = true;
+#else
+	unsigned long swapped = shmem_swap_usage(vma);
+
+	if (!swapped)
+		return;
+	if (start == vma->vm_start && ((vma->vm_flags & VM_SHARED) || !(vma->vm_flags & VM_WRITE)))
+		m->swap += swapped;
+	else
+		m->shmem_swapped = true;
+#endif
+}
+
+/* smap_gather_stats() for one VMA, from @start on. */
 static void td_mem_vma(struct td_mss *m, struct vm_area_struct *vma, unsigned long start)
 {
 	struct address_space *mapping = vma->vm_file ? vma->vm_file->f_mapping : NULL;
 
-	if (mapping && td_mapping_is_shmem(mapping) &&
-	    READ_ONCE(SHMEM_I(mapping->host)->swapped))
-		m->shmem_swapped = true;
+	if (mapping && td_mapping_is_shmem(mapping))
+		td_mem_shmem_swap(m, vma, start);
 	/* walk_page_test(): no struct pages behind a VM_PFNMAP VMA. */
 	if (vma->vm_flags & VM_PFNMAP)
 		return;
@@ -493,8 +534,9 @@ static int td_mem_fill(struct sk_buff *skb, struct td_task_ctx *ctx)
  * @st: the struct
  *
  * Mask bits left clear where the sum cannot be exact: swap_pss after any
- * swap entry (swp_swapcount() is not exported), swap when a mapped shmem
- * object has swapped pages. A busy mmap lock under cb_lock (td_busy())
+ * swap entry (swp_swapcount() is not exported; built in, it is called),
+ * swap when a mapped shmem object has swapped pages (built in: only where
+ * smaps walks the mapping's holes, td_mem_shmem_swap()). A busy mmap lock under cb_lock (td_busy())
  * takes the attribute out of @skb again.
  *
  * Context: process context, exec_update_lock not held; sleeps.
@@ -540,7 +582,7 @@ static int td_mem_late(struct sk_buff *skb, struct td_task_ctx *ctx, void *st)
 	s->shared_hugetlb = m.shared_hugetlb;
 	s->private_hugetlb = m.private_hugetlb;
 	s->swap = mask & TD_F(MEM, SWAP) ? m.swap : 0;
-	s->swap_pss = 0;	/* never exact when non-zero: see above */
+	s->swap_pss = td_mem_pss(m.swap_pss);	/* 0 from a module: see above */
 	s->locked = td_mem_pss(m.pss_locked);
 	s->ksm = m.ksm;
 	s->mask = mask;

@@ -571,9 +571,10 @@ static bool td_who_may_read(struct td_task_ctx *ctx, int i)
  *
  * True when every party (sender, opener, reader) passes the check procfs
  * makes before showing /proc/PID/io or the guarded /proc/PID/stat fields.
- * With ptrace_cap_only, every party needs CAP_SYS_PTRACE instead (its own
- * thread group included); this applies to guarded fields only, never to
- * which tasks are listed. False when the lock that ties the check to the
+ * With ptrace_cap_only, every party also needs CAP_SYS_PTRACE (its own
+ * thread group included), which passes the DAC part for it: built in,
+ * the LSM hook is still asked. This applies to guarded fields only, never
+ * to which tasks are listed. False when the lock that ties the check to the
  * values was busy (ctx->busy).
  */
 bool td_may_read(struct td_task_ctx *ctx)
@@ -583,8 +584,9 @@ bool td_may_read(struct td_task_ctx *ctx)
 	if (ctx->busy)
 		return false;
 	for (i = 0; i < ctx->view->n; i++) {
-		if (ctx->subj->cap_only ? !ctx->view->who[i]->caps.ptrace :
-					  !td_who_may_read(ctx, i))
+		if (ctx->subj->cap_only && !ctx->view->who[i]->caps.ptrace)
+			return false;
+		if (!td_who_may_read(ctx, i))
 			return false;
 	}
 	return true;
@@ -599,7 +601,7 @@ bool td_may_read(struct td_task_ctx *ctx)
  * reader's own mm (a vfork child's), or td_may_read(). From 6.15 on it
  * also admits a party that is perfmon_capable() (a read-only access; no
  * ptrace hook is asked then, so TD_RULE_NNP does not refuse it either);
- * ptrace_cap_only still asks CAP_SYS_PTRACE.
+ * ptrace_cap_only also asks CAP_SYS_PTRACE.
  */
 bool td_may_access_mm(struct td_task_ctx *ctx, struct mm_struct *mm)
 {
@@ -612,12 +614,10 @@ bool td_may_access_mm(struct td_task_ctx *ctx, struct mm_struct *mm)
 	for (i = 0; i < ctx->view->n; i++) {
 		const struct td_who *w = ctx->view->who[i];
 
-		if (ctx->subj->cap_only) {
-			if (!w->caps.ptrace)
-				return false;
-		} else if (!w->caps.perfmon && !td_who_may_read(ctx, i)) {
+		if (ctx->subj->cap_only && !w->caps.ptrace)
 			return false;
-		}
+		if (!w->caps.perfmon && !td_who_may_read(ctx, i))
+			return false;
 	}
 	return true;
 }

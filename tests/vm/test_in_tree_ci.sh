@@ -13,7 +13,8 @@
 #     namespaces and procfs mounts;
 #   - the Landlock-sandboxed reader, which built in gets exactly what its
 #     /proc gives it (the LSM hook is asked);
-#   - the request filters, get-vma (quick) and the mem group.
+#   - the request filters, get-vma (quick) and the mem group (with swap on
+#     zram: SwapPss exact).
 # scripts/vm-guest fails the boot on any kernel warning, BUG or oops.
 #
 #   tests/vm/test_in_tree_ci.sh SRC BUILD PYTHON LIBTASKDIAG MEM_LIB VFORK_MAPS

@@ -25,10 +25,14 @@ uid 65534 (which starts a population of its own):
   LazyFree, Locked, Shared_Dirty, a fractional Pss, hugetlb and THP where
   the guest has them), so the comparison covers them;
 - the mask: every line smaps_rollup prints has its bit set (no swap in the
-  guest: SwapPss and Swap are exact), KSM's bit only where the kernel prints
+  guest then: SwapPss and Swap are exact), KSM's bit only where the kernel prints
   the line; a thread of the fixture (scope threads) has its process's mem;
   a do (scope task) gives the same;
 - a show with a bit past show-all is refused;
+- where the kernel has zram (the in-tree kernel), swap on it: a process
+  whose pages were paged out, some shared with its child; built in, its
+  and the child's mem equal smaps_rollup with Swap and SwapPss (a module:
+  Swap equal, SwapPss's bit clear);
 - as root, a writer (mmap() and munmap() of a page, over and over) of a
   process with 200 populated 16 MiB mappings keeps completing while the
   process's mem is read (the walk lets go of the mmap lock between VMAs),
@@ -186,6 +190,109 @@ def hold(tmp):
     sys.stdin.read()
     for k in kids:
         os.waitpid(k, 0)
+
+
+MADV_PAGEOUT = 21
+ZRAM = "/sys/block/zram0"
+
+
+def hold_swap():
+    """Swapped-out pages: 32 anonymous shared with a forked child (each
+    swap entry has two users: half a page of SwapPss each), 16 of this
+    process alone, and 16 of a shared anonymous mapping (shmem, whose swap
+    smaps adds from the object: shmem_swap_usage()). MADV_PAGEOUT leaves a page mapped by two processes
+    alone, so the shared ones are paged out before the fork."""
+    a = mmap(32 * PAGE, PROT_R | PROT_W, MAP_PRIVATE | MAP_ANON)
+    touch(a, 32 * PAGE)
+    libc.madvise(ctypes.c_void_p(a), 32 * PAGE, MADV_PAGEOUT)
+    r, w = os.pipe()
+    kid = os.fork()
+    if kid == 0:
+        os.close(r)
+        os.close(w)
+        sys.stdin.read()
+        os._exit(0)
+    os.close(r)
+    os.close(w)
+    b = mmap(16 * PAGE, PROT_R | PROT_W, MAP_PRIVATE | MAP_ANON)
+    touch(b, 16 * PAGE)
+    libc.madvise(ctypes.c_void_p(b), 16 * PAGE, MADV_PAGEOUT)
+    # shmem (a shared mapping): its swapped pages count in Swap
+    sh = mmap(16 * PAGE, PROT_R | PROT_W, MAP_SHARED | MAP_ANON)
+    touch(sh, 16 * PAGE)
+    libc.madvise(ctypes.c_void_p(sh), 16 * PAGE, MADV_PAGEOUT)
+    print("ready %d" % kid, flush=True)
+    sys.stdin.read()
+    os.waitpid(kid, 0)
+
+
+def swap_on():
+    """Swap on zram0 (64 MiB): True, or a text saying why not."""
+    if not os.path.exists(ZRAM):
+        return "no zram0 in this kernel"
+    try:
+        with open(ZRAM + "/disksize", "w") as f:
+            f.write("64M")
+    except OSError as e:
+        return "zram0 disksize: %s" % e
+    for cmd in (["mkswap", "/dev/zram0"], ["swapon", "/dev/zram0"]):
+        r = subprocess.run(cmd, capture_output=True, text=True)
+        if r.returncode:
+            return "%s: %s" % (" ".join(cmd), r.stderr.strip())
+    return True
+
+
+def swap_check(c):
+    """Swap and SwapPss of the swap fixture and its child against
+    smaps_rollup. Built in, swp_swapcount() gives SwapPss exactly and both
+    bits are set; a module leaves SwapPss's bit clear once it meets a swap
+    entry. Built in, the guest must have swap (the in-tree kernel has zram)."""
+    on = swap_on()
+    if on is not True:
+        check("swap: a zram swap device for the fixture", not tdnl.built_in(), on)
+        if not tdnl.built_in():
+            notes.append("swap not compared: %s" % on)
+        return
+    p = subprocess.Popen([sys.executable, os.path.abspath(__file__), "--hold-swap"],
+                         stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    try:
+        line = p.stdout.readline().split()
+        pids = [p.pid, int(line[1])]
+        roll = {pid: read_rollup(pid) for pid in pids}
+        check("swap: the fixture's pages are swapped out (anonymous, shared with its "
+              "child, and shmem)",
+              roll[p.pid].get("Swap", 0) > 48 * PAGE and
+              0 < roll[pids[1]].get("SwapPss", 0) < roll[pids[1]].get("Swap", 0),
+              "rollups %s" % {pid: {k: v for k, v in r.items() if k.startswith("Swap")}
+                              for pid, r in roll.items()})
+        # The two interpreters settle after the fork (copy-on-write of
+        # their objects): the dump is judged against rollups read around it
+        # that agree.
+        for _ in range(10):
+            mem = {t["pid"]: t.get("mem") for t in
+                   c.request(scope=tdnl.SCOPE["all_processes"], show=SHOW_MEM)
+                   if t["pid"] in pids}
+            after = {pid: read_rollup(pid) for pid in pids}
+            if after == roll:
+                break
+            roll = after
+            time.sleep(0.3)
+        for pid in pids:
+            m, r = mem.get(pid) or {}, roll[pid]
+            if tdnl.built_in():
+                bad = differences(m, r)
+                check("swap: pid %d's mem equals its smaps_rollup, Swap and SwapPss included"
+                      % pid, not bad, "; ".join(bad[:4]))
+            else:
+                check("swap: pid %d: Swap equals smaps_rollup's, SwapPss's bit clear (a "
+                      "module cannot call swp_swapcount())" % pid,
+                      m.get("swap") == r.get("Swap") and "swap_pss" not in m,
+                      "mem swap %s swap_pss %s, rollup %s" % (
+                          m.get("swap"), m.get("swap_pss"), r.get("Swap")))
+    finally:
+        p.stdin.close()
+        p.wait()
+        subprocess.run(["swapoff", "/dev/zram0"])
 
 
 def start_population(tmp):
@@ -552,6 +659,9 @@ def main(argv):
     if argv[:1] == ["--contend"]:
         contend()
         return 0
+    if argv[:1] == ["--hold-swap"]:
+        hold_swap()
+        return 0
     lib = argv[argv.index("--lib") + 1] if "--lib" in argv else None
     tdps = argv[argv.index("--tdps") + 1] if "--tdps" in argv else None
     static = argv[argv.index("--static") + 1] if "--static" in argv else None
@@ -606,6 +716,7 @@ def main(argv):
         if st:
             tdps_vs_ps(tdps, "root", spids, True)
         bad_requests(tdnl.Client())
+        swap_check(tdnl.Client())
         utmp = "/tmp/td_mem_nobody"
         os.makedirs(utmp, exist_ok=True)
         os.chown(utmp, NOBODY, NOBODY)

@@ -56,7 +56,8 @@ refused, maps and mem given, as mm_access() admits perfmon_capable(); a
 domain without no_new_privs: refused; the child: listed and dumped). On both,
 8. ptrace_cap_only=1: uid 1000 without a sandbox gets no guarded data of
    any process, nor io and guarded stat of its own (documented stricter
-   than procfs); maps and mem of its own mm, as mm_access() allows.
+   than procfs); maps and mem of its own mm, as mm_access() allows. Built
+   in, a Landlocked root (CAP_SYS_PTRACE) still gets no io, as its procfs.
 """
 import ctypes
 import errno
@@ -652,6 +653,10 @@ def main():
             judge("8 ptrace_cap_only=1, uid %d, no sandbox" % USER,
                   in_child(lambda: as_user()(sleeps)), sleeps, ref,
                   procfs_allows=True, module_sends=False, own_sent=False)
+            if IN_TREE:
+                # CAP_SYS_PTRACE is asked on top of procfs's check, LSM included
+                judge_perfmon("8 ptrace_cap_only=1, built in: a Landlocked root",
+                              in_child(lambda: (enter_landlock(), observe(sleeps))[1]), sleeps)
         finally:
             set_param(CAP_ONLY, "0")
 
