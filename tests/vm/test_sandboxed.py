@@ -544,8 +544,20 @@ def main():
     else:
         print("FAIL: the fixture sleeps did not start within 60 s")
         return 1
-    time.sleep(0.5)
+    # sleep's own start (the dynamic loader reading its libraries) can run
+    # on after its comm changed: the fixture is ready when the io of every
+    # sleep stays the same for a second.
+    end = time.time() + 60
     ref = {p: proc_view(p) for p in sleeps}  # root's view, for values
+    while time.time() < end:
+        time.sleep(1)
+        now = {p: proc_view(p) for p in sleeps}
+        if now == ref:
+            break
+        ref = now
+    else:
+        print("FAIL: the fixture sleeps' io did not settle within 60 s")
+        return 1
     had_param = os.path.exists(PARAM)
     try:
         lsms = lsm_list()
