@@ -69,9 +69,13 @@ def spawn():
     if p.stdout.readline() != b"ready\n":
         raise SystemExit("the fixture did not start")
     for _ in range(500):    # until its three threads sleep
-        if all(state(p.pid, t) == "S" for t in os.listdir("/proc/%d/task" % p.pid)):
+        tids = os.listdir("/proc/%d/task" % p.pid)
+        if len(tids) == 3 and all(state(p.pid, t) == "S" for t in tids):
             break
         time.sleep(0.01)
+    # A copy of its /proc taken within the 10 ms tick a thread started in
+    # gives that thread no elapsed time (C 0), where ps, later, gives 99.
+    time.sleep(0.2)
     return p
 
 
