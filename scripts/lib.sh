@@ -14,6 +14,35 @@ td_log() {
 	echo "[$(basename "$0")] $*" >&2
 }
 
+# apt-get install (after apt-get update, through sudo unless root) each
+# Debian PACKAGE of the host that is not installed yet; a no-op once they are.
+td_install_missing() {
+	local missing=() p sudo=
+	for p in "$@"; do
+		dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' ||
+			missing+=("$p")
+	done
+	[ ${#missing[@]} -gt 0 ] || return 0
+	[ "$(id -u)" -eq 0 ] || sudo=sudo
+	td_log "installing: ${missing[*]}"
+	$sudo apt-get update -q >/dev/null || td_die "apt-get update failed"
+	DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -q --no-install-recommends \
+		"${missing[@]}" >/dev/null || td_die "could not install: ${missing[*]}"
+}
+
+# The lines of config FRAGMENT (CONFIG_X=... or "# CONFIG_X is not set")
+# that the kernel .config CONFIG does not have: an option a missing
+# dependency dropped. Empty when every one survived.
+td_config_missing() {
+	local frag=$1 config=$2 l o
+	grep -E '^(CONFIG_[A-Z0-9_]+=|# CONFIG_[A-Z0-9_]+ is not set)' "$frag" | while read -r l; do
+		case "$l" in
+		"# "*) o=${l#\# }; o=${o%% *}; ! grep -q "^$o=" "$config" || echo "$l" ;;
+		*) grep -qxF -- "$l" "$config" || echo "$l" ;;
+		esac
+	done
+}
+
 # Guest kernels are named by a label, SERIES[-FLAVOUR]: 6.1, 6.12, 6.1-rt,
 # 6.12-rt, 6.1-cloud, 6.12-cloud (Debian 12's), 7.3, 7.3-rt, 7.3-cloud, 7.2, 7.2-rt, 7.2-cloud
 # (Debian 13's trixie-backports). Each is resolved, as Debian's meta-package
