@@ -9,7 +9,8 @@ processes four ways: a full dump; a "ran since" dump from the previous
 dump's start, taken one sampling interval later (--ran-since-ms, the sleep
 outside the timing); the same with ran-since-idle records (every task
 present, the idle ones as pid-only records); and a dump filtered on the
-second user's uid. tdbench runs at nice -20 so that it, not the busy loops,
+second user's uid; and netlink_pid_only, the floor a task left out is
+measured against. tdbench runs at nice -20 so that it, not the busy loops,
 gets the CPU while it is timed. Reports the medians of the timed dumps, the tasks each
 returned, and the ratios to the full dump of the same rounds.
 """
@@ -46,19 +47,20 @@ def main():
     busy = [subprocess.Popen(["/bin/sh", "-c", "while :; do :; done"]) for _ in range(BUSY)]
     time.sleep(2)
     variants = [
-        ("full", []),
-        ("ran_since", ["--ran-since-ms", str(a.interval_ms)]),
-        ("ran_since_idle", ["--ran-since-ms", str(a.interval_ms), "--idle"]),
-        ("uid_1pct", ["--uid", str(UID_FEW)]),
+        ("full", "netlink_full", []),
+        ("ran_since", "netlink_full", ["--ran-since-ms", str(a.interval_ms)]),
+        ("ran_since_idle", "netlink_full", ["--ran-since-ms", str(a.interval_ms), "--idle"]),
+        ("uid_1pct", "netlink_full", ["--uid", str(UID_FEW)]),
+        ("pid_only", "netlink_pid_only", []),
     ]
-    times = {v: [] for v, _ in variants}
-    tasks = {v: [] for v, _ in variants}
+    times = {v: [] for v, _, _ in variants}
+    tasks = {v: [] for v, _, _ in variants}
     try:
         for r in range(a.rounds):
             order = variants if r % 2 == 0 else variants[::-1]
-            for name, extra in order:
+            for name, method, extra in order:
                 # At nice -20: the 50 busy loops must not decide the timings.
-                out = subprocess.run(["nice", "-n", "-20", tdbench, "run", "netlink_full",
+                out = subprocess.run(["nice", "-n", "-20", tdbench, "run", method,
                                       "--loops", "3"] + extra,
                                      check=True, stdout=subprocess.PIPE, text=True).stdout
                 res = json.loads(out.strip().splitlines()[-1])
@@ -80,14 +82,30 @@ def main():
           % (a.procs, few, UID_FEW, BUSY, a.rounds, a.interval_ms))
     print("| dump | tasks returned (per round) | median ms | / full |")
     print("|---|---|---:|---:|")
-    for v, _ in variants:
+    for v, _, _ in variants:
         print("| %s | %s | %.1f | %.3f |" % (v, ",".join(map(str, tasks[v])), med[v] * 1e3,
                                             med[v] / med["full"]))
+    # What a task the filter leaves out costs: the dump's time less its kept
+    # tasks at a full dump's cost per task, over the tasks it left out,
+    # against a pid-only dump's cost per task (the walk, the visibility
+    # check and a 2-attribute message).
+    full_task = med["full"] / statistics.median(tasks["full"])
+    pid_task = med["pid_only"] / statistics.median(tasks["pid_only"])
+    skipped = {}
+    print("full dump %.2f us per task, pid-only %.2f us per task" % (full_task * 1e6,
+                                                                     pid_task * 1e6))
+    for v in ("ran_since", "uid_1pct"):
+        kept = statistics.median(tasks[v])
+        left = statistics.median(tasks["full"]) - kept
+        skipped[v] = (med[v] - kept * full_task) / left if left > 0 else float("nan")
+        print("%s: a task left out costs %.2f us, %.2f of a pid-only task"
+              % (v, skipped[v] * 1e6, skipped[v] / pid_task))
     if a.json:
         with open(a.json, "w") as f:
             json.dump({"procs": a.procs, "busy": BUSY, "rounds": a.rounds,
                        "interval_ms": a.interval_ms, "runs_s": times, "tasks": tasks,
-                       "median_s": med}, f, indent=1)
+                       "median_s": med, "skipped_task_s": skipped,
+                       "pid_only_task_s": pid_task}, f, indent=1)
     return 0
 
 

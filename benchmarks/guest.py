@@ -32,7 +32,8 @@ USERS = "1,2,3,65534"
 # single-threaded populations (process scope): method suffix -> arguments.
 PS_FORMS = {"aux": ["aux"], "ef": ["-ef"]}
 
-LIB_METHODS = ["netlink_pid_only", "netlink_base_stat", "netlink_full", "bpf_iter",
+LIB_METHODS = ["netlink_pid_only", "netlink_base_stat", "netlink_full", "netlink_full_bulk",
+               "bpf_iter",
                "proc_status_raw", "proc_4files_parsed"]
 
 

@@ -16,11 +16,13 @@ import subprocess
 RATIOS = [
     ("proc_status_raw", "netlink_base_stat", "in_process"),
     ("proc_4files_parsed", "netlink_full", "in_process"),
+    ("proc_4files_parsed", "netlink_full_bulk", "in_process"),
     ("netlink_base_stat", "bpf_iter", "in_process"),
     ("procps_ps", "tdps", "whole_process"),
     ("procps_ps_aux", "tdps_aux", "whole_process"),
     ("procps_ps_ef", "tdps_ef", "whole_process"),
     ("netlink_full", "netlink_pid_only", "in_process"),
+    ("netlink_full_bulk", "netlink_pid_only", "in_process"),
     ("bpf_iter", "netlink_base_stat", "in_process"),
     ("proc_status_raw", "netlink_base_stat", "whole_process"),
     ("proc_4files_parsed", "netlink_full", "whole_process"),
@@ -48,7 +50,8 @@ TARGETS = [
 
 METHOD_ORDER = ["proc_status_raw", "proc_4files_parsed", "procps_ps", "tdps", "procps_ps_aux", "tdps_aux",
                 "procps_ps_ef", "tdps_ef", "netlink_pid_only",
-                "netlink_base_stat", "netlink_full", "bpf_iter", "bpf_iter_classic"]
+                "netlink_base_stat", "netlink_full", "netlink_full_bulk", "bpf_iter",
+                "bpf_iter_classic"]
 
 
 def fig(res, basis):

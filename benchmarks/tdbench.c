@@ -36,6 +36,9 @@
  *   netlink_pid_only    libtaskdiag, netlink, no groups (pid and tgid only)
  *   netlink_base_stat   libtaskdiag, netlink, base|stat
  *   netlink_full        libtaskdiag, netlink, base|stat|statm|io|status
+ *   netlink_full_bulk   the same, every item of a record read with one
+ *                       taskdiag_task_get_items() call (as tdps and tdtop
+ *                       read their columns) instead of one getter per item
  *   bpf_iter            the pinned BPF task iterator (DIR/procs: leaders only,
  *                       DIR/threads with --threads), read with a 1 MiB buffer;
  *                       where DIR/procs_recs exists (6.7+), DIR/procs is the
@@ -196,8 +199,9 @@ static uint64_t tdb_stamp;
 static bool tdb_stamp_seen;
 
 struct tdb_consumer {
-	int items[TASKDIAG_ITEM__COUNT];
+	enum taskdiag_item items[TASKDIAG_ITEM__COUNT];
 	enum taskdiag_type types[TASKDIAG_ITEM__COUNT];
+	struct taskdiag_value vals[TASKDIAG_ITEM__COUNT];
 	int nitems;
 	uint64_t sum;
 	long count;
@@ -214,7 +218,7 @@ static void tdb_consumer_init(struct tdb_consumer *c, uint32_t groups)
 
 		if (!info || (info->group && !(info->group & groups)))
 			continue;
-		c->items[c->nitems] = i;
+		c->items[c->nitems] = (enum taskdiag_item)i;
 		c->types[c->nitems] = info->type;
 		c->nitems++;
 	}
@@ -278,6 +282,39 @@ static int tdb_consume(const struct taskdiag_task *t, void *arg)
 		fprintf(stderr, TDB_PRINT_FMT, "lib", taskdiag_task_pid(t), taskdiag_task_tgid(t),
 			(unsigned int)v[0], (unsigned int)v[1], (unsigned int)v[2], (int)v[3] ? (int)v[3] : '?',
 			comm, (unsigned int)v[4], v[5], v[6], v[7], v[8], v[9], (int)nice, v[10]);
+	}
+	c->sum += sum;
+	c->count++;
+	return 0;
+}
+
+/* tdb_consume() with one taskdiag_task_get_items() call per record. */
+static int tdb_consume_bulk(const struct taskdiag_task *t, void *arg)
+{
+	struct tdb_consumer *c = arg;
+	uint64_t sum = (uint64_t)taskdiag_task_pid(t) + (uint64_t)taskdiag_task_tgid(t);
+	int i;
+
+	taskdiag_task_get_items(t, c->items, (size_t)c->nitems, c->vals);
+	for (i = 0; i < c->nitems; i++) {
+		const struct taskdiag_value *v = &c->vals[i];
+
+		if (v->err) {
+			c->missing++;
+			continue;
+		}
+		switch (c->types[i]) {
+		case TASKDIAG_TYPE_U64:
+		case TASKDIAG_TYPE_S64:
+			sum += v->u;
+			break;
+		case TASKDIAG_TYPE_STRING:
+			sum += *(const unsigned char *)v->data;
+			break;
+		default:
+			sum += v->len;
+			break;
+		}
 	}
 	c->sum += sum;
 	c->count++;
@@ -431,6 +468,7 @@ enum tdb_method {
 	TDB_NL_PID,
 	TDB_NL_BASE_STAT,
 	TDB_NL_FULL,
+	TDB_NL_FULL_BULK,
 	TDB_BPF,
 	TDB_BPF_CLASSIC,
 };
@@ -448,6 +486,9 @@ static const struct {
 	{ "netlink_pid_only", TDB_NL_PID, 0 },
 	{ "netlink_base_stat", TDB_NL_BASE_STAT, TASKDIAG_GROUP_BASE | TASKDIAG_GROUP_STAT },
 	{ "netlink_full", TDB_NL_FULL,
+	  TASKDIAG_GROUP_BASE | TASKDIAG_GROUP_STAT | TASKDIAG_GROUP_STATM |
+	  TASKDIAG_GROUP_IO | TASKDIAG_GROUP_STATUS },
+	{ "netlink_full_bulk", TDB_NL_FULL_BULK,
 	  TASKDIAG_GROUP_BASE | TASKDIAG_GROUP_STAT | TASKDIAG_GROUP_STATM |
 	  TASKDIAG_GROUP_IO | TASKDIAG_GROUP_STATUS },
 	{ "bpf_iter", TDB_BPF, 0 },
@@ -533,6 +574,7 @@ static int tdb_run(int argc, char **argv)
 	case TDB_NL_PID:
 	case TDB_NL_BASE_STAT:
 	case TDB_NL_FULL:
+	case TDB_NL_FULL_BULK:
 		err = taskdiag_open(&td, tdb_methods[m].m == TDB_4FILES ?
 				    TASKDIAG_BACKEND_PROCFS : TASKDIAG_BACKEND_NETLINK);
 		if (err) {
@@ -615,7 +657,8 @@ static int tdb_run(int argc, char **argv)
 			break;
 		default:
 			tdb_consumer_init(c, req.groups);
-			err = taskdiag_dump(td, &req, tdb_consume, c);
+			err = taskdiag_dump(td, &req, tdb_methods[m].m == TDB_NL_FULL_BULK ?
+					    tdb_consume_bulk : tdb_consume, c);
 			if (err) {
 				fprintf(stderr, "tdbench: taskdiag_dump: %s%s%s\n",
 					taskdiag_strerror(err), taskdiag_extack(td) ? ": " : "",

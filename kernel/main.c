@@ -161,7 +161,7 @@ static int td_fill_task(struct sk_buff *skb, const struct td_view *view,
 		.whole = td_scope_whole(scope),
 		.first = !skb->len,
 	};
-	bool exec_locked = show & TD_SHOW_EXEC_LOCKED;
+	bool exec_locked;
 	void *st[ARRAY_SIZE(td_groups)] = {};
 	enum td_match match;
 	enum td_vis vis;
@@ -180,13 +180,41 @@ static int td_fill_task(struct sk_buff *skb, const struct td_view *view,
 		return -ESRCH;
 
 	/*
+	 * Which tasks the requester's /proc shows, then the filters: a task
+	 * either leaves out costs the walk and these tests only, no lock and
+	 * no group (a filter or ran-since that keeps a tenth of the tasks).
+	 * The visibility decision stays first: a filter never runs on a task
+	 * /proc hides.
+	 */
+	vis = td_visibility(&ctx);
+	switch (vis) {
+	case TD_VIS_FULL:
+		break;
+	case TD_VIS_LISTED:
+		if (!td_listed_ok(task, scope))
+			return -ESRCH;
+		show = 0;
+		break;
+	case TD_VIS_HIDDEN:
+		return -ESRCH;
+	}
+	match = td_filter_match(&ctx, vis, nr);
+	if (match == TD_MATCH_NO)
+		return -ESRCH;
+	if (match == TD_MATCH_IDLE)
+		show = 0;
+
+	/*
 	 * As procfs: the permission check and the guarded values must belong
 	 * to the same program, so keep exec from switching credentials and mm
 	 * in between. Held for the struct groups only: cmdline reads the
 	 * task's memory, as procfs does, without it. Not waited for under
 	 * cb_lock (td_busy()): an exec can hold it as long as closing its
-	 * files takes, and a FUSE daemon decides that.
+	 * files takes, and a FUSE daemon decides that. The answers the
+	 * visibility check cached were given before the lock: the guarded
+	 * fields ask again under it.
 	 */
+	exec_locked = show & TD_SHOW_EXEC_LOCKED;
 	if (exec_locked) {
 		err = td_down_read(view, &task->signal->exec_update_lock);
 		if (err == -EAGAIN)
@@ -195,27 +223,9 @@ static int td_fill_task(struct sk_buff *skb, const struct td_view *view,
 			exec_locked = false;
 		else if (err)
 			return err;
+		ctx.known = 0;
+		ctx.ok = 0;
 	}
-
-	err = -ESRCH;
-	vis = td_visibility(&ctx);
-	switch (vis) {
-	case TD_VIS_FULL:
-		break;
-	case TD_VIS_LISTED:
-		if (!td_listed_ok(task, scope))
-			goto out_unlock;
-		show = 0;
-		break;
-	case TD_VIS_HIDDEN:
-		goto out_unlock;
-	}
-	/* After the hidepid= checks, before any group is computed. */
-	match = td_filter_match(&ctx, vis, nr);
-	if (match == TD_MATCH_NO)
-		goto out_unlock;
-	if (match == TD_MATCH_IDLE)
-		show = 0;
 
 	hdr = genlmsg_put(skb, portid, seq, &td_family, flags, TASK_DIAG_CMD_GET);
 	if (!hdr) {

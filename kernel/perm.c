@@ -814,6 +814,25 @@ struct mm_struct *td_task_mm(struct td_task_ctx *ctx)
 }
 
 /**
+ * td_task_counters() - @mm's rss counters, read once per task
+ * @ctx: the task being written
+ * @mm: td_task_mm(@ctx), not NULL
+ *
+ * Return: the counters, indexed by MM_FILEPAGES, MM_ANONPAGES, ...
+ */
+const unsigned long *td_task_counters(struct td_task_ctx *ctx, struct mm_struct *mm)
+{
+	int i;
+
+	if (!ctx->counters_done) {
+		for (i = 0; i < NR_MM_COUNTERS; i++)
+			ctx->counters[i] = td_mm_counter(mm, i);
+		ctx->counters_done = true;
+	}
+	return ctx->counters;
+}
+
+/**
  * td_busy() - what a group does when a lock it needs is busy
  * @ctx: the task being written
  *

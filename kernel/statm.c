@@ -29,10 +29,11 @@ static int td_statm_fill(struct sk_buff *skb, struct td_task_ctx *ctx)
 	if (!s)
 		return -EMSGSIZE;
 	if (mm) {
-		shared = td_mm_counter(mm, MM_FILEPAGES) +
-			 td_mm_counter(mm, MM_SHMEMPAGES);
+		const unsigned long *c = td_task_counters(ctx, mm);
+
+		shared = c[MM_FILEPAGES] + c[MM_SHMEMPAGES];
 		s->shared = (u64)shared << PAGE_SHIFT;
-		s->resident = (u64)(shared + td_mm_counter(mm, MM_ANONPAGES)) << PAGE_SHIFT;
+		s->resident = (u64)(shared + c[MM_ANONPAGES]) << PAGE_SHIFT;
 		s->text = PAGE_ALIGN(mm->end_code) - (mm->start_code & PAGE_MASK);
 		s->data = (u64)(mm->data_vm + mm->stack_vm) << PAGE_SHIFT;
 		s->size = (u64)mm->total_vm << PAGE_SHIFT;

@@ -92,14 +92,15 @@ static void td_status_fs(struct task_diag_status *s, struct task_struct *task)
 }
 
 /* task_mem(), task_core_dumping() and task_thp_status(): tasks with an mm. */
-static void td_status_mm(struct task_diag_status *s, struct task_struct *task,
+static void td_status_mm(struct task_diag_status *s, struct td_task_ctx *ctx,
 			 struct mm_struct *mm)
 {
+	const unsigned long *c = td_task_counters(ctx, mm);
 	unsigned long anon, file, shmem, rss, exec, text;
 
-	anon = td_mm_counter(mm, MM_ANONPAGES);
-	file = td_mm_counter(mm, MM_FILEPAGES);
-	shmem = td_mm_counter(mm, MM_SHMEMPAGES);
+	anon = c[MM_ANONPAGES];
+	file = c[MM_FILEPAGES];
+	shmem = c[MM_SHMEMPAGES];
 	rss = anon + file + shmem;
 
 	/* The high-water marks lag the current values, which may be higher. */
@@ -121,14 +122,14 @@ static void td_status_mm(struct task_diag_status *s, struct task_struct *task,
 	s->vm_exe = text;
 	s->vm_lib = exec - text;
 	s->vm_pte = mm_pgtables_bytes(mm);
-	s->vm_swap = td_pages(td_mm_counter(mm, MM_SWAPENTS));
+	s->vm_swap = td_pages(c[MM_SWAPENTS]);
 #ifdef CONFIG_HUGETLB_PAGE
 	/* hugetlb_report_usage() is not exported; it prints this counter. */
 	s->hugetlb_pages = td_pages(atomic_long_read(&mm->hugetlb_usage));
 #endif
 	if (IS_ENABLED(CONFIG_TRANSPARENT_HUGEPAGE))
 		s->thp_enabled = !td_mm_thp_disabled(mm);
-	s->core_dumping = !!READ_ONCE(task->signal->core_state);
+	s->core_dumping = !!READ_ONCE(ctx->task->signal->core_state);
 	s->mask |= TD_STATUS_MM;
 }
 
@@ -316,7 +317,7 @@ static int td_status_fill(struct sk_buff *skb, struct td_task_ctx *ctx)
 	s->mask = TD_STATUS_ALWAYS;
 	td_status_fs(s, task);
 	if (mm)
-		td_status_mm(s, task, mm);
+		td_status_mm(s, ctx, mm);
 	td_status_seccomp(s, task);
 	/* task_context_switch_counts(): the task's own, also for /proc/PID. */
 	s->voluntary_ctxt_switches = READ_ONCE(task->nvcsw);

@@ -199,6 +199,10 @@ int td_mmap_read_lock(const struct td_view *v, struct mm_struct *mm);
  *         procfs ptrace read check for @task
  * @ok: see @known
  * @st: the struct the last td_group::fill reserved, or NULL
+ * @counters_done: @counters were read
+ * @counters: @mm's rss counters as statm and status read them
+ *            (td_mm_counter()), read once for both groups: on kernels
+ *            where that is the exact sum, each read walks every CPU
  */
 struct td_task_ctx {
 	const struct td_subject *subj;
@@ -211,7 +215,9 @@ struct td_task_ctx {
 	bool busy;
 	u8 known;
 	u8 ok;
+	bool counters_done;
 	void *st;
+	unsigned long counters[NR_MM_COUNTERS];
 };
 
 /**
@@ -405,6 +411,7 @@ bool td_may_read(struct td_task_ctx *ctx);
 bool td_may_access_mm(struct td_task_ctx *ctx, struct mm_struct *mm);
 bool td_may_read_io(struct td_task_ctx *ctx);
 struct mm_struct *td_task_mm(struct td_task_ctx *ctx);
+const unsigned long *td_task_counters(struct td_task_ctx *ctx, struct mm_struct *mm);
 int td_busy(struct td_task_ctx *ctx);
 
 /* filter.c */
