@@ -32,10 +32,26 @@ def version(spec):
     return {"ko": ko, "lib": lib, "name": name}
 
 
+def check_lib(bench, v):
+    """tdbench must load this version's libtaskdiag (its RUNPATH yields to
+    LD_LIBRARY_PATH): else both columns would measure one library."""
+    env = dict(os.environ, LD_LIBRARY_PATH=v["lib"])
+    out = subprocess.run(["ldd", os.path.join(bench, "tdbench")], env=env, check=True,
+                         stdout=subprocess.PIPE, text=True).stdout
+    want = os.path.realpath(v["lib"])
+    for line in out.splitlines():
+        if "libtaskdiag.so" in line and "=>" in line:
+            got = os.path.dirname(os.path.realpath(line.split("=>")[1].split()[0]))
+            if got == want:
+                return
+            sys.exit("ab: tdbench loads libtaskdiag from %s, not %s" % (got, want))
+    sys.exit("ab: tdbench does not link libtaskdiag:\n" + out)
+
+
 def run_method(bench, v, label):
     env = dict(os.environ, LD_LIBRARY_PATH=v["lib"])
     args = VARIANTS.get(label, [label])
-    out = subprocess.run([os.path.join(bench, "tdbench-ab"), "run", args[0], "--loops", "2"]
+    out = subprocess.run([os.path.join(bench, "tdbench"), "run", args[0], "--loops", "2"]
                          + args[1:],
                          env=env, check=True, stdout=subprocess.PIPE, text=True).stdout
     r = json.loads(out.strip().splitlines()[-1])
@@ -54,6 +70,8 @@ def main():
     ap.add_argument("--json")
     a = ap.parse_args()
 
+    check_lib(a.bench, a.old)
+    check_lib(a.bench, a.new)
     with open("/proc/sys/kernel/randomize_va_space", "w") as f:
         f.write("0")
     sp = subprocess.Popen([os.path.join(a.bench, "tdspawn"), str(a.procs), "1", USERS],

@@ -6,11 +6,11 @@ both print the same number of lines, then times N runs of each form, ps and
 tdps alternately, output to /dev/null, and prints the medians and ratios;
 --perf adds a perf profile of each tdps form. Run it in the guest:
 
-    gcc -O2 -pthread benchmarks/tdspawn.c -o build/h/tdspawn
+    cmake --build build --target tdspawn tdps
     scripts/vm-run --mem 6G --timeout 900 -- \
         python3 benchmarks/tdps_forms.py BUILD N PROCS [--perf]
 
-with BUILD the absolute build folder (tools/tdps, h/tdspawn in it).
+with BUILD the absolute build folder (tools/tdps, bench/tdspawn in it).
 """
 import os, subprocess, sys, time, statistics, shutil
 B = sys.argv[1]          # build dir
@@ -20,7 +20,7 @@ TDPS = os.path.join(B, "tools/tdps")
 COLS = "pid,ppid,user,stat,ni,nlwp,vsz,rss,tty,time,comm"
 with open("/proc/sys/kernel/randomize_va_space", "w") as f:
     f.write("0")
-p = subprocess.Popen([os.path.join(B, "h/tdspawn"), str(PROCS), "1", "1,2,3,65534"],
+p = subprocess.Popen([os.path.join(B, "bench/tdspawn"), str(PROCS), "1", "1,2,3,65534"],
                      stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
 print(p.stdout.readline().strip(), flush=True)
 time.sleep(2)

@@ -14,6 +14,20 @@ td_log() {
 	echo "[$(basename "$0")] $*" >&2
 }
 
+# Build the benchmark programs PROGRAM... (benchmarks/CMakeLists.txt) in
+# BUILD/bench, and copy them into DIR when DIR is another folder.
+td_bench_build() {
+	local dir=$1 p
+	shift
+	cmake --build "$TD_BUILD" --target "$@" >/dev/null ||
+		td_die "the benchmark programs ($*) do not build: cmake --build $TD_BUILD --target $*"
+	mkdir -p "$dir"
+	[ "$(cd "$dir" && pwd -P)" = "$(cd "$TD_BUILD/bench" && pwd -P)" ] && return 0
+	for p in "$@"; do
+		cp "$TD_BUILD/bench/$p" "$dir/$p" || td_die "cannot copy $p into $dir"
+	done
+}
+
 # apt-get install (after apt-get update, through sudo unless root) each
 # Debian PACKAGE of the host that is not installed yet; a no-op once they are.
 td_install_missing() {
