@@ -5,25 +5,62 @@
 Spawns 9,900 sleeping processes of one user and 100 of another (1 % of the
 10,000), then 50 busy ones (a loop each), and measures with tdbench, in
 alternating rounds, netlink_full (base|stat|statm|io|status) of all
-processes four ways: a full dump; a "ran since" dump from the previous
+processes five ways: a full dump; a "ran since" dump from the previous
 dump's start, taken one sampling interval later (--ran-since-ms, the sleep
 outside the timing); the same with ran-since-idle records (every task
-present, the idle ones as pid-only records); and a dump filtered on the
-second user's uid; and netlink_pid_only, the floor a task left out is
-measured against. tdbench runs at nice -20 so that it, not the busy loops,
-gets the CPU while it is timed. Reports the medians of the timed dumps, the tasks each
-returned, and the ratios to the full dump of the same rounds.
+present, the idle ones as pid-only records); the ran-since dump again while
+a tenth of the sleeping processes are woken every 0.25 s (SIGUSR1, which
+tdspawn's children handle); and a dump filtered on the second user's uid.
+Beside them netlink_pid_only, the floor a task left out is measured
+against. tdbench runs at nice -20 so that it, not the busy loops, gets the
+CPU while it is timed. Reports the medians of the timed dumps, the tasks
+each returned, and the ratios to the full dump of the same rounds.
 """
 import argparse
 import json
 import os
 import statistics
+import signal
 import subprocess
 import sys
+import threading
 import time
 
 BUSY = 50
 UID_MAIN, UID_FEW = 1000, 2000
+WAKE_EVERY_S = 0.25
+
+
+class Waker:
+    """Wakes @pids (tdspawn children: SIGUSR1 runs a no-op handler) every
+    WAKE_EVERY_S while started, so that each ran-since interval sees them
+    run."""
+
+    def __init__(self, pids):
+        self.pids = pids
+        self.stop = threading.Event()
+        self.thread = None
+
+    def __enter__(self):
+        self.stop.clear()
+        self.thread = threading.Thread(target=self.run, daemon=True)
+        self.thread.start()
+        return self
+
+    def __exit__(self, *exc):
+        self.stop.set()
+        self.thread.join()
+
+    def run(self):
+        while not self.stop.is_set():
+            for pid in self.pids:
+                os.kill(pid, signal.SIGUSR1)
+            self.stop.wait(WAKE_EVERY_S)
+
+
+def children(pid):
+    with open("/proc/%d/task/%d/children" % (pid, pid)) as f:
+        return [int(x) for x in f.read().split()]
 
 
 def main():
@@ -44,12 +81,15 @@ def main():
             print("tdspawn failed", file=sys.stderr)
             return 1
         spawns.append(sp)
+    # A tenth of the processes, woken through the ran-since-10pct dumps.
+    woken = children(spawns[0].pid)[::10]
     busy = [subprocess.Popen(["/bin/sh", "-c", "while :; do :; done"]) for _ in range(BUSY)]
     time.sleep(2)
     variants = [
         ("full", "netlink_full", []),
         ("ran_since", "netlink_full", ["--ran-since-ms", str(a.interval_ms)]),
         ("ran_since_idle", "netlink_full", ["--ran-since-ms", str(a.interval_ms), "--idle"]),
+        ("ran_since_10pct", "netlink_full", ["--ran-since-ms", str(a.interval_ms)]),
         ("uid_1pct", "netlink_full", ["--uid", str(UID_FEW)]),
         ("pid_only", "netlink_pid_only", []),
     ]
@@ -60,9 +100,14 @@ def main():
             order = variants if r % 2 == 0 else variants[::-1]
             for name, method, extra in order:
                 # At nice -20: the 50 busy loops must not decide the timings.
-                out = subprocess.run(["nice", "-n", "-20", tdbench, "run", method,
-                                      "--loops", "3"] + extra,
-                                     check=True, stdout=subprocess.PIPE, text=True).stdout
+                cmd = ["nice", "-n", "-20", tdbench, "run", method, "--loops", "3"] + extra
+                if name == "ran_since_10pct":
+                    with Waker(woken):
+                        out = subprocess.run(cmd, check=True, stdout=subprocess.PIPE,
+                                             text=True).stdout
+                else:
+                    out = subprocess.run(cmd, check=True, stdout=subprocess.PIPE,
+                                         text=True).stdout
                 res = json.loads(out.strip().splitlines()[-1])
                 # The first loop warms up (and, for ran-since, starts from a
                 # stamp taken before the untimed first dump): the last counts.
@@ -94,7 +139,7 @@ def main():
     skipped = {}
     print("full dump %.2f us per task, pid-only %.2f us per task" % (full_task * 1e6,
                                                                      pid_task * 1e6))
-    for v in ("ran_since", "uid_1pct"):
+    for v in ("ran_since", "ran_since_10pct", "uid_1pct"):
         kept = statistics.median(tasks[v])
         left = statistics.median(tasks["full"]) - kept
         skipped[v] = (med[v] - kept * full_task) / left if left > 0 else float("nan")

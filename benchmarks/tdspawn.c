@@ -5,7 +5,9 @@
  * over the given uids (each child also takes the uid as its gid), prints
  * "ready N" on standard output when every thread exists, and keeps them
  * until its standard input reaches end of file (or it gets SIGTERM): then it
- * kills and reaps every child before exiting.
+ * kills and reaps every child before exiting. A child's main thread wakes
+ * on SIGUSR1 (and sleeps again): a benchmark that wants some tasks to have
+ * run sends it.
  *
  *   tdspawn PROCS THREADS UID[,UID...]
  *
@@ -39,9 +41,15 @@ static void *tds_sleeper(void *arg)
 	return NULL;
 }
 
+static void tds_on_wake(int sig)
+{
+	(void)sig;
+}
+
 /* The child: drop to @uid, start @threads - 1 threads, report, sleep. */
 static void tds_child(int readyfd, uid_t uid, int threads)
 {
+	struct sigaction sa;
 	pthread_attr_t attr;
 	pthread_t t;
 	int i, err, null;
@@ -68,6 +76,9 @@ static void tds_child(int readyfd, uid_t uid, int threads)
 			_exit(1);
 		}
 	}
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = tds_on_wake;
+	sigaction(SIGUSR1, &sa, NULL);
 	if (write(readyfd, "x", 1) != 1)
 		_exit(1);
 	close(readyfd);
