@@ -290,6 +290,23 @@ static inline bool td_task_on_cpu(struct task_struct *t)
 }
 
 /*
+ * Is @t queued to run? From 6.12, EEVDF's delayed dequeue keeps a task that
+ * went to sleep on its runqueue (on_rq set, se.sched_delayed) until the
+ * scheduler picks it, and then dequeues it without running it:
+ * task_is_runnable() leaves those out. Read without the rq lock, as on_rq
+ * always was here: a task woken after the read runs after the stamp of the
+ * request being written, so the next request counts it.
+ */
+static inline bool td_task_queued(struct task_struct *t)
+{
+#ifdef HAVE_TASK_IS_RUNNABLE
+	return task_is_runnable(t);
+#else
+	return READ_ONCE(t->on_rq);
+#endif
+}
+
+/*
  * Ran since @since (a local_clock() value)? @exec_start is the task's
  * se.exec_start: the scheduler's clock_task of its CPU when it was last
  * accounted (switch-in, each tick and update_curr() while it runs, and

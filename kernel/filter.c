@@ -223,7 +223,7 @@ bool td_filter_next_pid(const struct td_filter *f, u32 *nr)
  */
 static bool td_thread_ran(struct task_struct *t, u64 since)
 {
-	if (td_task_on_cpu(t) || READ_ONCE(t->on_rq))
+	if (td_task_on_cpu(t) || td_task_queued(t))
 		return true;
 	return td_sched_ran_since(READ_ONCE(t->se.exec_start), since);
 }
