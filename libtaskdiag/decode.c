@@ -17,7 +17,7 @@
 #include <linux/netlink.h>
 #include <linux/task_diag.h>
 
-#include "internal.h"
+#include "nl.h"
 
 /* The library's structs are the header's; VER0 is the oldest size a reader accepts. */
 _Static_assert(sizeof(struct task_diag_base) == TASK_DIAG_BASE_SIZE_VER0, "base: VER0 is the size");
@@ -179,41 +179,29 @@ static int td_put_attr(struct taskdiag_task *t, const struct td_attr_rule *r,
  */
 int td_nl_parse_task(const void *attrs, size_t len, struct taskdiag_task *t)
 {
-	const unsigned char *p = attrs, *end;
-	int err = 0;
+	const unsigned char *payload;
+	struct nlattr nla;
+	size_t off = 0;
+	int ret, err = 0;
 
 	td_task_reset(t);
 	if (!len)
 		return -EBADMSG;	/* no pid */
 	if (!attrs)
 		return -EBADMSG;
-	end = p + len;
-	while (p < end) {
-		size_t left = (size_t)(end - p);
-		struct nlattr nla;
-		unsigned int type;
+	while ((ret = td_attr_next(attrs, len, &off, &nla, &payload)) == 1) {
+		unsigned int type = nla.nla_type & NLA_TYPE_MASK;
 
-		if (left < NLA_HDRLEN) {
-			err = -EBADMSG;
-			break;
-		}
-		memcpy(&nla, p, sizeof(nla));
-		if (nla.nla_len < NLA_HDRLEN || nla.nla_len > left) {
-			err = -EBADMSG;
-			break;
-		}
-		type = nla.nla_type & NLA_TYPE_MASK;
+		/* A type beyond the table: a newer module's; skipped. */
 		if (type <= TASK_DIAG_A_TASK_MAX) {
-			err = td_put_attr(t, &td_attr_rules[type], p + NLA_HDRLEN,
+			err = td_put_attr(t, &td_attr_rules[type], payload,
 					  nla.nla_len - NLA_HDRLEN);
 			if (err)
 				break;
 		}
-		/* else: unknown (a newer module): skip it */
-		if (NLA_ALIGN((size_t)nla.nla_len) >= left)
-			break;
-		p += NLA_ALIGN((size_t)nla.nla_len);
 	}
+	if (ret < 0)
+		err = ret;
 	if (!err && !td_task_present(t, TASKDIAG_ITEM_PID))
 		err = -EBADMSG;
 	if (err)

@@ -213,12 +213,15 @@ struct taskdiag_iter;
  * @iter_next: fill it->task (return 1), 0 at the end, or a negative errno
  * @iter_end: free it->priv; may be called at any point of the iteration
  */
+struct td_vma_ops;	/* vma.h */
+
 struct td_backend {
 	int (*open)(struct taskdiag *td);
 	void (*close)(struct taskdiag *td);
 	int (*iter_start)(struct taskdiag_iter *it);
 	int (*iter_next)(struct taskdiag_iter *it);
 	void (*iter_end)(struct taskdiag_iter *it);
+	const struct td_vma_ops *vma;	/* the VMA iterator's; NULL: none (replay) */
 };
 
 struct taskdiag {
@@ -226,7 +229,7 @@ struct taskdiag {
 	const struct td_backend *ops;
 	void *priv;
 	struct taskdiag_iter *iter;	/* the running iteration, if any */
-	struct taskdiag_vma_iter *vma_iter;	/* the running VMA iteration (vma.c) */
+	struct taskdiag_vma_iter *vma_iter;	/* the running VMA iteration (vma.h) */
 	bool has_extack;
 	char extack[256];
 	int procfs_fd;		/* taskdiag_set_procfs(), or -1 */
@@ -243,6 +246,9 @@ extern const struct td_backend td_netlink_backend TD_HIDDEN;
 extern const struct td_backend td_procfs_backend TD_HIDDEN;
 /* A replay handle's backend (netlink.c): the netlink iteration over a file. */
 extern const struct td_backend td_replay_backend TD_HIDDEN;
+/* The backends' VMA iterators (vma_netlink.c, vma_procfs.c). */
+extern const struct td_vma_ops td_vma_netlink_ops TD_HIDDEN;
+extern const struct td_vma_ops td_vma_procfs_ops TD_HIDDEN;
 extern const struct taskdiag_item_info td_items[TASKDIAG_ITEM__COUNT] TD_HIDDEN;
 
 /*
@@ -266,7 +272,7 @@ TD_HIDDEN int td_procfs_open_fd(struct taskdiag *td, int fd);
 TD_HIDDEN int td_group_index(uint32_t group);
 /* The procfs backend's proc root, a directory descriptor (procfs.c). */
 TD_HIDDEN int td_procfs_rootfd(const struct taskdiag *td);
-/* One /proc/PID/maps line (modified in place) into @v (vma.c). */
+/* One /proc/PID/maps line (modified in place) into @v (vma_procfs.c). */
 TD_HIDDEN int td_vma_parse_maps_line(char *line, struct taskdiag_vma *v);
 TD_HIDDEN void td_set_extack(struct taskdiag *td, const char *msg, size_t len);
 

@@ -828,4 +828,5 @@ const struct td_backend td_netlink_backend = {
 	.iter_start = td_nl_iter_start,
 	.iter_next = td_nl_iter_next,
 	.iter_end = td_nl_iter_end,
+	.vma = &td_vma_netlink_ops,
 };

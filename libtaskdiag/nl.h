@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * libtaskdiag internals of the netlink backend, shared by netlink.c (the
- * socket, the iteration over datagrams) and record.c (the recording file
- * and the replay handle, which runs the same iteration over a file).
+ * socket, the iteration over datagrams), record.c (the recording file and
+ * the replay handle, which runs the same iteration over a file), decode.c
+ * (a task's attributes) and vma_netlink.c (get-vma's replies).
  */
 #ifndef TASKDIAG_NL_H
 #define TASKDIAG_NL_H
@@ -10,8 +11,39 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
+
+#include <linux/netlink.h>
 
 #include "internal.h"
+
+/*
+ * td_attr_next() - the attribute at *@off of @buf (@len bytes, any alignment)
+ * @nla: its header, copied out
+ * @payload: where its payload starts in @buf
+ *
+ * Every attribute must lie wholly within @len; the last one may lack its
+ * padding. Moves *@off past the attribute.
+ *
+ * Return: 1, 0 at the end of @buf, or -EBADMSG.
+ */
+static inline int td_attr_next(const unsigned char *buf, size_t len, size_t *off,
+			       struct nlattr *nla, const unsigned char **payload)
+{
+	size_t step;
+
+	if (*off >= len)
+		return 0;
+	if (len - *off < NLA_HDRLEN)
+		return -EBADMSG;
+	memcpy(nla, buf + *off, sizeof(*nla));
+	if (nla->nla_len < NLA_HDRLEN || nla->nla_len > len - *off)
+		return -EBADMSG;
+	*payload = buf + *off + NLA_HDRLEN;
+	step = NLA_ALIGN((size_t)nla->nla_len);
+	*off += step < len - *off ? step : len - *off;
+	return 1;
+}
 
 /*
  * The receive buffer. netlink sizes dump skbs after the largest buffer the
@@ -68,7 +100,7 @@ TD_HIDDEN int td_nl_iter_next(struct taskdiag_iter *it);
 TD_HIDDEN void td_nl_iter_end(struct taskdiag_iter *it);
 TD_HIDDEN void td_nl_close(struct taskdiag *td);
 
-/* For the VMA iterator (vma.c), which runs its own request on the socket. */
+/* For the VMA iterator (vma_netlink.c), which runs its own request on the socket. */
 struct nlmsghdr;
 TD_HIDDEN int td_nl_connect(struct td_nl *nl);
 TD_HIDDEN void td_nl_disconnect(struct td_nl *nl);

@@ -805,4 +805,5 @@ const struct td_backend td_procfs_backend = {
 	.iter_start = td_pf_iter_start,
 	.iter_next = td_pf_iter_next,
 	.iter_end = td_pf_iter_end,
+	.vma = &td_vma_procfs_ops,
 };
