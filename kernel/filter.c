@@ -228,17 +228,27 @@ static bool td_thread_ran(struct task_struct *t, u64 since)
 	return td_sched_ran_since(READ_ONCE(t->se.exec_start), since);
 }
 
-/* Did @task (with @whole, any of its threads) run since @since? */
+/*
+ * Did @task (with @whole, any of its threads) run since @since? The task
+ * itself first: a process of one thread, most of them, is answered from
+ * its task_struct alone, without the signal_struct the thread list hangs
+ * from (one more object per task that nothing else a skipped task costs
+ * reads). thread_group_empty() reads the list without a lock: a thread
+ * created after the read was created by one that ran after the request's
+ * stamp, which the next request counts.
+ */
 static bool td_task_ran(struct task_struct *task, bool whole, u64 since)
 {
 	struct task_struct *t;
 	bool ran = false;
 
-	if (!whole)
-		return td_thread_ran(task, since);
+	if (td_thread_ran(task, since))
+		return true;
+	if (!whole || thread_group_empty(task))
+		return false;
 	rcu_read_lock();
 	for_each_thread(task, t) {
-		if (td_thread_ran(t, since)) {
+		if (t != task && td_thread_ran(t, since)) {
 			ran = true;
 			break;
 		}
