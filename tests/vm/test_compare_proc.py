@@ -25,8 +25,10 @@ seen from here it must have exactly two levels, its pid here and 1 there,
 so a module that sent one level, or the levels of the wrong namespace,
 fails whatever procfs says.
 
-Usage: test_compare_proc.py SCOPE...   (all_processes, all_threads, task,
-threads, children; each in turn, failing if any fails)
+Usage: test_compare_proc.py [--rounds N] SCOPE...   (all_processes,
+all_threads, task, threads, children; each in turn, failing if any fails;
+3 rounds by default, at least 2: the task scope is asked as a dump and as a
+do)
 """
 import glob
 import os
@@ -263,6 +265,9 @@ def compare(pid, nl, before, after, fixture, errors):
         errors.append("%d: cmdline netlink %r procfs %r" % (pid, cmd[:80], before["cmdline"][:80]))
 
 
+ROUNDS = 3
+
+
 def run(scope):
     fixtures = spawn_fixtures()
     threaded = fixtures[4].pid
@@ -278,7 +283,7 @@ def run(scope):
     client = tdnl.Client()
     errors, compared, fixtures_seen = [], 0, set()
     try:
-        for rnd in range(3):
+        for rnd in range(ROUNDS):
             before = procfs_scope(scope, target)
             # The task scope is tried as a dump and as a do.
             tasks = client.request(scope=tdnl.SCOPE[scope], pid=target, show=tdnl.SHOW_ALL,
@@ -313,12 +318,13 @@ def run(scope):
         for p in fixtures:
             p.kill()
             p.wait()
-    if nested and scope in ("all_processes", "all_threads") and nested_seen != 3:
-        errors.append("the nested pid namespace's task was compared in %d of 3 rounds" % nested_seen)
+    if nested and scope in ("all_processes", "all_threads") and nested_seen != ROUNDS:
+        errors.append("the nested pid namespace's task was compared in %d of %d rounds"
+                      % (nested_seen, ROUNDS))
     for e in errors[:60]:
         print("MISMATCH", e)
-    print("compare_proc[%s] uid=%d: %d task records compared over 3 rounds, %d fixture tasks, "
-          "%d mismatches" % (scope, os.geteuid(), compared, len(fixtures_seen), len(errors)))
+    print("compare_proc[%s] uid=%d: %d task records compared over %d rounds, %d fixture tasks, "
+          "%d mismatches" % (scope, os.geteuid(), compared, ROUNDS, len(fixtures_seen), len(errors)))
     print("  io refused by procfs (and absent from the dump) for %d tasks" % len(REFUSED))
     print("  a task of a nested pid namespace: %s" % (
         "pid %d, checked in %d rounds" % (nested, nested_seen) if nested
@@ -335,7 +341,14 @@ def run(scope):
 def main():
     """Each scope named on the command line in turn (one guest boot for all)."""
     rc = 0
-    for scope in sys.argv[1:] or ["all_processes"]:
+    global ROUNDS
+    args = sys.argv[1:]
+    if args[:1] == ["--rounds"] and len(args) > 1 and args[1].isdigit() and int(args[1]) >= 2:
+        ROUNDS, args = int(args[1]), args[2:]
+    elif args[:1] == ["--rounds"]:
+        print("usage: test_compare_proc.py [--rounds N (2 or more)] SCOPE...")
+        return 2
+    for scope in args or ["all_processes"]:
         REFUSED.clear()
         rc |= run(scope)
     return rc

@@ -7,16 +7,20 @@
 # scripts/debug-kernel builds it, or finds it in its cache). A debug boot
 # costs about 2.5 min of TCG before the command runs and after it (boot,
 # kmemleak scans), so the parts share one:
-#   - the /proc comparison in the five scopes as root (every group: the RCU
-#     walk, the task, pid, credential and mm references, task_lock, the
-#     siglock, exec_update_lock, the mmap lock of cmdline, statm and the mem
-#     page walk), and all_processes as nobody (the permission exits);
+#   - the /proc comparison in the five scopes as root, two rounds (a dump
+#     and a do of the task scope; every group: the RCU walk, the task, pid,
+#     credential and mm references, task_lock, the siglock,
+#     exec_update_lock, the mmap lock of cmdline, statm and the mem page
+#     walk), and all_processes as nobody (the permission exits);
 #   - the bad requests as root (the error exits after references are taken);
 #   - the request filters (the cgroup lookups and their references,
 #     hidepid=noaccess, the sampling API);
 #   - get-vma's quick run (the mmap lock, file references, the name cache,
 #     the address query);
 #   - the mem group's fixture (THP, hugetlb, shmem, swap-less COW pages);
+#   - the hostile namespaces (a reader's own user, mount and pid namespaces);
+#   - the build-id parse of 100 crafted ELF files whose note lies past the
+#     parse budget;
 #   - the module unloaded and loaded again while dumps run.
 # The checkers are the oracle: scripts/vm-guest fails the boot (status 120)
 # on any of their reports and on a kmemleak report of the module or of what
@@ -48,8 +52,8 @@ start=$(date +%s)
 	bash -c '
 	py=$1 t=$2 lib=$3 memlib=$4 ko=$5
 	. "$t/parts.sh"
-	part "compare with /proc, root, five scopes" \
-		"$py" "$t/test_compare_proc.py" all_processes all_threads task threads children
+	part "compare with /proc, root, five scopes, two rounds" \
+		"$py" "$t/test_compare_proc.py" --rounds 2 all_processes all_threads task threads children
 	part "compare with /proc, nobody" \
 		setpriv --reuid=65534 --regid=65534 --clear-groups "$py" "$t/test_compare_proc.py" all_processes
 	part "bad requests, root" "$py" "$t/test_bad_requests.py"
@@ -57,7 +61,7 @@ start=$(date +%s)
 	part "get-vma, quick" "$py" "$t/test_vma.py" --quick
 	part "mem group" "$py" "$t/test_mem.py" --lib "$memlib"
 	part "hostile namespaces" "$py" "$t/test_hostile_ns.py"
-	part "build-id budget" "$py" "$t/test_kernel_bounds.py" a
+	part "build-id budget, 100 crafted files" "$py" "$t/test_kernel_bounds.py" a=100
 	part "unload under load, 5 cycles" "$py" "$t/test_lifetime.py" "$ko" 5 1000
 	exit $fails' _ "$py" "$t" "$lib" "$memlib" "$ko"
 rc=$?
