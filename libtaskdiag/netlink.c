@@ -457,7 +457,7 @@ static int td_nl_put_filters(struct nl_msg *msg, const struct taskdiag_request *
 	return err;
 }
 
-int td_nl_send(struct td_nl *nl, struct nl_msg *msg)
+static int td_nl_send(struct td_nl *nl, struct nl_msg *msg)
 {
 	int err = nl_send_auto(nl->sk, msg);
 
@@ -469,6 +469,14 @@ int td_nl_send(struct td_nl *nl, struct nl_msg *msg)
 	/* nl_send_auto() filled in the sequence number. */
 	nl->seq = nlmsg_hdr(msg)->nlmsg_seq;
 	return 0;
+}
+
+int td_nl_send_built(struct td_nl *nl, struct nl_msg *msg, int put_err)
+{
+	int err = put_err < 0 ? td_nl_errno(put_err) : td_nl_send(nl, msg);
+
+	nlmsg_free(msg);
+	return err;
 }
 
 static int td_nl_iter_start(struct taskdiag_iter *it)
@@ -490,26 +498,18 @@ static int td_nl_iter_start(struct taskdiag_iter *it)
 		err = nla_put_u32(msg, TASK_DIAG_A_TASK_PROCFS_FD, (uint32_t)it->td->procfs_fd);
 	if (!err)
 		err = td_nl_put_filters(msg, &it->req);
-	if (err < 0) {
-		err = td_nl_errno(err);
-		goto out_free_msg;
-	}
-	err = td_nl_send(nl, msg);
+	err = td_nl_send_built(nl, msg, err);
 	if (err)
-		goto out_free_msg;
+		return err;
 	if (nl->rec_fd >= 0) {
 		err = td_rec_request(nl->rec_fd, nl->seq, nl->family, &it->req);
 		if (err) {
 			td_nl_disconnect(nl);	/* abandon the dump just asked for */
-			goto out_free_msg;
+			return err;
 		}
 	}
 	td_nl_begin(it, nl->seq, nl->family);
-	err = 0;
-
-out_free_msg:
-	nlmsg_free(msg);
-	return err;
+	return 0;
 }
 
 /* The socket's datagram source: one datagram into nl->buf (and recorded). */

@@ -111,8 +111,13 @@ struct nl_msg;
 TD_HIDDEN int td_nl_dump_msg(struct td_nl *nl, uint8_t cmd, struct nl_msg **msg);
 /* Replies to request nl->seq are to come: reset the receive state. */
 TD_HIDDEN void td_nl_expect_replies(struct td_nl *nl);
-/* Send a request (disconnecting on failure); nl->seq is its sequence number. */
-TD_HIDDEN int td_nl_send(struct td_nl *nl, struct nl_msg *msg);
+/*
+ * Send a request built by td_nl_dump_msg() and the nla_put*() calls after
+ * it, whose last result is @put_err (0, or libnl's negative NLE_*: not
+ * sent), and free it: 0 or a negative errno. A failed send disconnects;
+ * after a send nl->seq is the request's sequence number.
+ */
+TD_HIDDEN int td_nl_send_built(struct td_nl *nl, struct nl_msg *msg, int put_err);
 /* The next message of request nl->seq, receiving datagrams as needed. */
 TD_HIDDEN int td_nl_next_msg(struct td_nl *nl, const struct nlmsghdr **nlh);
 /* End the iteration; a request with replies still to come loses its socket. */

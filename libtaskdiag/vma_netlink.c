@@ -53,19 +53,11 @@ static int td_vma_nl_send(struct taskdiag_vma_iter *it, const uint64_t *addrs, s
 		err = nla_put(msg, TASK_DIAG_A_VMA_ADDRS, (int)(n * sizeof(*addrs)), addrs);
 	if (!err && it->td->procfs_fd >= 0)
 		err = nla_put_u32(msg, TASK_DIAG_A_VMA_PROCFS_FD, (uint32_t)it->td->procfs_fd);
-	if (err < 0) {
-		err = td_nl_errno(err);
-		goto out_free_msg;
-	}
-	err = td_nl_send(nl, msg);
+	err = td_nl_send_built(nl, msg, err);
 	if (err)
-		goto out_free_msg;
+		return err;
 	td_nl_expect_replies(nl);
-	err = 0;
-
-out_free_msg:
-	nlmsg_free(msg);
-	return err;
+	return 0;
 }
 
 static int td_vma_nl_start(struct taskdiag_vma_iter *it)
