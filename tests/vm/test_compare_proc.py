@@ -265,10 +265,7 @@ def compare(pid, nl, before, after, fixture, errors):
         errors.append("%d: cmdline netlink %r procfs %r" % (pid, cmd[:80], before["cmdline"][:80]))
 
 
-ROUNDS = 3
-
-
-def run(scope):
+def run(scope, rounds):
     fixtures = spawn_fixtures()
     threaded = fixtures[4].pid
     target = {"task": threaded, "threads": threaded, "children": os.getpid()}.get(scope)
@@ -283,7 +280,7 @@ def run(scope):
     client = tdnl.Client()
     errors, compared, fixtures_seen = [], 0, set()
     try:
-        for rnd in range(ROUNDS):
+        for rnd in range(rounds):
             before = procfs_scope(scope, target)
             # The task scope is tried as a dump and as a do.
             tasks = client.request(scope=tdnl.SCOPE[scope], pid=target, show=tdnl.SHOW_ALL,
@@ -318,13 +315,13 @@ def run(scope):
         for p in fixtures:
             p.kill()
             p.wait()
-    if nested and scope in ("all_processes", "all_threads") and nested_seen != ROUNDS:
+    if nested and scope in ("all_processes", "all_threads") and nested_seen != rounds:
         errors.append("the nested pid namespace's task was compared in %d of %d rounds"
-                      % (nested_seen, ROUNDS))
+                      % (nested_seen, rounds))
     for e in errors[:60]:
         print("MISMATCH", e)
     print("compare_proc[%s] uid=%d: %d task records compared over %d rounds, %d fixture tasks, "
-          "%d mismatches" % (scope, os.geteuid(), compared, ROUNDS, len(fixtures_seen), len(errors)))
+          "%d mismatches" % (scope, os.geteuid(), compared, rounds, len(fixtures_seen), len(errors)))
     print("  io refused by procfs (and absent from the dump) for %d tasks" % len(REFUSED))
     print("  a task of a nested pid namespace: %s" % (
         "pid %d, checked in %d rounds" % (nested, nested_seen) if nested
@@ -341,16 +338,15 @@ def run(scope):
 def main():
     """Each scope named on the command line in turn (one guest boot for all)."""
     rc = 0
-    global ROUNDS
-    args = sys.argv[1:]
+    args, rounds = sys.argv[1:], 3
     if args[:1] == ["--rounds"] and len(args) > 1 and args[1].isdigit() and int(args[1]) >= 2:
-        ROUNDS, args = int(args[1]), args[2:]
+        rounds, args = int(args[1]), args[2:]
     elif args[:1] == ["--rounds"]:
         print("usage: test_compare_proc.py [--rounds N (2 or more)] SCOPE...")
         return 2
     for scope in args or ["all_processes"]:
         REFUSED.clear()
-        rc |= run(scope)
+        rc |= run(scope, rounds)
     return rc
 
 
