@@ -12,8 +12,9 @@ Runs in the guest as root: usage test_lifetime.py PATH/TO/task_diag.ko [CYCLES [
 2. rmmod in a loop while another process dumps continuously, and insmod
    again after each unload that succeeded, until 100 cycles: the unload
    either fails with "in use" or succeeds between dumps; afterwards no task
-   is stuck in D state and the family answers again. scripts/vm-run fails the run if the
-   kernel logged anything (warning, BUG, oops).
+   is stuck in D state (there without a context switch for 10 s) and the
+   family answers again. scripts/vm-run fails the run if the kernel logged
+   anything (warning, BUG, oops).
 """
 import glob
 import os
@@ -48,6 +49,44 @@ def settle():
     with open("/proc/sys/vm/drop_caches", "w") as f:
         f.write("3\n")
     time.sleep(1)
+
+
+# A task is stuck if it stays in D state without a single context switch for
+# this long: khungtaskd's rule (state D, nvcsw + nivcsw unchanged) over a
+# shorter window. One look is not enough: khugepaged, kcompactd or a virtio-fs
+# reader pass through D for milliseconds while working.
+STUCK_SECONDS = 10
+
+
+def d_state_tasks():
+    """{pid: (comm, wchan, switches)} of the tasks in D state now."""
+    found = {}
+    for d in glob.glob("/proc/[0-9]*"):
+        try:
+            st = open(d + "/stat").read()
+            if st[st.rindex(")") + 2] != "D":
+                continue
+            switches = sum(int(line.split()[1]) for line in open(d + "/status")
+                           if line.startswith(("voluntary_ctxt_switches:",
+                                               "nonvoluntary_ctxt_switches:")))
+            comm = st[st.index("(") + 1:st.rindex(")")]
+            wchan = open(d + "/wchan").read()
+        except (OSError, ValueError):
+            continue
+        found[int(d[6:])] = (comm, wchan, switches)
+    return found
+
+
+def stuck_tasks():
+    """The tasks in D state that made no progress for STUCK_SECONDS."""
+    suspects = d_state_tasks()
+    end = time.time() + STUCK_SECONDS
+    while suspects and time.time() < end:
+        time.sleep(0.5)
+        now = d_state_tasks()
+        suspects = {pid: v for pid, v in suspects.items()
+                    if pid in now and now[pid][2] == v[2]}
+    return ["%d %s in %s" % (pid, v[0], v[1] or "?") for pid, v in sorted(suspects.items())]
 
 
 DUMPER = r"""
@@ -112,16 +151,9 @@ def main():
     if unloaded < CYCLES:
         print("FAIL: only %d of %d unload/reload cycles happened" % (unloaded, CYCLES))
         failed = True
-    stuck = []
-    for d in glob.glob("/proc/[0-9]*"):
-        try:
-            st = open(d + "/stat").read()
-        except OSError:
-            continue
-        if st[st.rindex(")") + 2] == "D":
-            stuck.append(d)
+    stuck = stuck_tasks()
     if stuck:
-        print("FAIL: tasks stuck in D state: %s" % stuck)
+        print("FAIL: tasks stuck in D state for %d s: %s" % (STUCK_SECONDS, stuck))
         failed = True
     c = tdnl.Client()
     tasks = c.request(scope=tdnl.SCOPE["all_processes"])
