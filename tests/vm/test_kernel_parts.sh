@@ -2,14 +2,12 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # The correctness tests of one kernel in one boot, run in the guest by
-# scripts/vm-run with the module loaded. The default kernel runs each of
-# them in a boot of its own (vm_compare_proc_root, vm_hidepid, ...); every
-# other kernel runs them here, as parts of one boot (vm_kernel_parts_7.2):
-# a TCG boot costs 10 to 20 s, and sixteen of them per kernel made up a
-# fifth of the suite's time. Each part is the test of the same name, with
-# the same arguments; the unprivileged ones run as nobody (65534), as
-# vm-run --user runs them. The module's unload cycles stay in a boot of
-# their own (vm_leak_and_unload_under_load_LABEL).
+# scripts/vm-run with the module loaded: vm_kernel_parts (the default
+# kernel), vm_kernel_parts_7.2, ... A TCG boot costs 10 to 20 s, and
+# sixteen of them per kernel made up a fifth of the suite's time. Each part
+# is one test script with its arguments; the unprivileged ones run as
+# nobody (65534), as vm-run --user runs them. The module's unload cycles
+# stay in a boot of their own (vm_leak_and_unload_under_load_LABEL).
 #
 # A part that fails fails the run, and scripts/vm-guest fails it on any
 # kernel warning, BUG or oops, whichever part caused it. One part again,
@@ -18,7 +16,8 @@
 #   tests/vm/test_kernel_parts.sh PYTHON LIBTASKDIAG VFORK_MAPS VMA_LIB MEM_LIB
 #           CHURN DUMPS CACHE [--tdps TDPS --tdtop TDTOP --static MEM_STATIC]
 # VMA_LIB or MEM_LIB "-": no get-vma or no mem part (the main kernels run
-# those tests whole, in boots of their own). DUMPS 0: no churn part.
+# those tests whole, in boots of their own: vm_vma, vm_mem_7.3). DUMPS 0:
+# no churn part.
 set -uo pipefail
 [ $# -eq 8 ] || [ $# -eq 14 ] || {
 	echo "usage: test_kernel_parts.sh PYTHON LIBTASKDIAG VFORK_MAPS VMA_LIB MEM_LIB CHURN" \
@@ -47,6 +46,7 @@ part "compare_proc_userns_user" \
 part "bad_requests_root" "$py" "$t/test_bad_requests.py"
 part "bad_requests_user" nobody "$py" "$t/test_bad_requests.py"
 part "filters_root" "$py" "$t/test_filters.py" "$lib"
+part "filters_user" nobody "$py" "$t/test_filters.py" "$lib"
 part "permissions" "$py" "$t/test_permissions.py" "$vfork"
 part "read_time_checks" "$py" "$t/test_read_time.py"
 part "sandboxed" "$py" "$t/test_sandboxed.py"
