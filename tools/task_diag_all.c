@@ -4,8 +4,9 @@
  * one task, its threads, its children) through libtaskdiag, from the
  * task_diag kernel module or from /proc.
  *
- * This file: the options, error reports and main(); tda.h says what the
- * others hold (values, output, --verify). --dump-raw records the raw
+ * This file: the options (one table for the dump, the metrics, --interval
+ * and --maps), error reports and main(); tda.h says what the others hold
+ * (values, output, --verify, --interval, --maps). --dump-raw records the raw
  * netlink reply stream and --replay decodes it again.
  *
  * Exit codes (also in usage() and task_diag_all.1): see enum tda_exit.
@@ -28,7 +29,6 @@
 
 #include <taskdiag/taskdiag.h>
 
-#include "task_diag_all_interval.h"
 #include "td_backend_opt.h"
 #include "tda.h"
 
@@ -65,7 +65,16 @@ struct opts {
 	uint32_t nuids, neuids;
 	const char *cgroup;	/* --cgroup: a path (/...) or an id */
 	const char *comm;	/* --comm */
-	struct om_opts om;	/* -f openmetrics or prometheus, --aggregate, --textfile */
+	struct om_opts om;	/* -f openmetrics or prometheus, --aggregate, --textfile,
+				 * --interval, --count */
+	bool all_threads;	/* -A given */
+	bool scope_clash;	/* two of -a, -A, -p, -t, -c that do not go together */
+	bool interval_mode;	/* --interval without the metrics formats */
+	bool help;		/* -h: --help, or --maps --help */
+	uint32_t vma_filter;	/* --file-backed, --exec, --build-id (--maps) */
+	char *addrs;		/* --addr (--maps) */
+	int given[64];		/* the options given (getopt's values), each once */
+	size_t ngiven;
 };
 
 static const struct {
@@ -99,6 +108,11 @@ enum {
 	OPT_INTERVAL,
 	OPT_COUNT,
 	OPT_QUIET_FALLBACK,
+	OPT_MAPS,
+	OPT_FILE_BACKED,
+	OPT_EXEC,
+	OPT_ADDR,
+	OPT_BUILD_ID,
 };
 
 static const char short_opts[] = ":aAp:t:c:s:o:jqwf:hV";
@@ -129,6 +143,11 @@ static const struct option long_opts[] = {
 	{ "euid", required_argument, NULL, OPT_EUID },
 	{ "cgroup", required_argument, NULL, OPT_CGROUP },
 	{ "comm", required_argument, NULL, OPT_COMM },
+	{ "maps", no_argument, NULL, OPT_MAPS },
+	{ "file-backed", no_argument, NULL, OPT_FILE_BACKED },
+	{ "exec", no_argument, NULL, OPT_EXEC },
+	{ "addr", required_argument, NULL, OPT_ADDR },
+	{ "build-id", no_argument, NULL, OPT_BUILD_ID },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
 	{ NULL, 0, NULL, 0 },
@@ -351,10 +370,11 @@ static uint32_t parse_groups(const char *arg)
 	return groups;
 }
 
+/* The --interval mode takes -A with -p: parse_args() decides once it knows the mode. */
 static void set_scope(struct opts *o, enum taskdiag_scope scope, pid_t pid)
 {
 	if (o->nscope++ && (o->scope != scope || (scope != TASKDIAG_SCOPE_TASK && o->pid != pid)))
-		usage_defer("-a, -A, -p, -t and -c are exclusive");
+		o->scope_clash = true;
 	o->scope = scope;
 	if (scope != TASKDIAG_SCOPE_TASK)
 		o->pid = pid;
@@ -458,8 +478,61 @@ static void bad_option(const char *what, char **argv, int c)
 	}
 }
 
+/* An option as --help names it: "-s (--show)", "--csv". */
+static const char *option_name(int c)
+{
+	static char name[64];
+	const struct option *l;
+
+	for (l = long_opts; l->name && l->val != c; l++)
+		;
+	if (c < 256 && l->name)
+		snprintf(name, sizeof(name), "-%c (--%s)", c, l->name);
+	else
+		snprintf(name, sizeof(name), "--%s", l->name ? l->name : "?");
+	return name;
+}
+
+static bool given(const struct opts *o, int c)
+{
+	size_t i;
+
+	for (i = 0; i < o->ngiven && o->given[i] != c; i++)
+		;
+	return i < o->ngiven;
+}
+
+/* getopt's values are fewer than o->given's slots: each is noted once. */
+static void note_given(struct opts *o, int c)
+{
+	if (!given(o, c) && o->ngiven < sizeof(o->given) / sizeof(o->given[0]))
+		o->given[o->ngiven++] = c;
+}
+
+/* A mode (@mode: --interval, --maps) takes the options of @takes only. */
+static void check_mode_args(const struct opts *o, const char *mode, const int *takes, size_t n)
+{
+	size_t i, k;
+
+	for (i = 0; i < o->ngiven; i++) {
+		for (k = 0; k < n && takes[k] != o->given[i]; k++)
+			;
+		if (k == n)
+			usage_error("%s does not take %s", mode, option_name(o->given[i]));
+	}
+}
+
+/* What the --interval mode reads: the tasks, the format, the backend, its clock. */
+static const int interval_takes[] = { 'A', 'p', 'j', OPT_CSV, 'f', 'b', OPT_QUIET_FALLBACK,
+				      OPT_INTERVAL, OPT_COUNT };
+/* What --maps reads: the processes, the VMA filters, the addresses, the backend. */
+static const int maps_takes[] = { OPT_MAPS, 'a', 'p', 'b', OPT_QUIET_FALLBACK, OPT_FILE_BACKED,
+				  OPT_EXEC, OPT_ADDR, OPT_BUILD_ID };
+static const int maps_only[] = { OPT_FILE_BACKED, OPT_EXEC, OPT_ADDR, OPT_BUILD_ID };
+
 static void parse_args(int argc, char **argv, struct opts *o)
 {
+	size_t i;
 	int c;
 
 	memset(o, 0, sizeof(*o));
@@ -467,12 +540,14 @@ static void parse_args(int argc, char **argv, struct opts *o)
 	o->groups = DEFAULT_GROUPS;
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, short_opts, long_opts, NULL)) != -1) {
+		note_given(o, c);
 		switch (c) {
 		case 'a':
 			set_scope(o, TASKDIAG_SCOPE_ALL_PROCESSES, 0);
 			break;
 		case 'A':
 			set_scope(o, TASKDIAG_SCOPE_ALL_THREADS, 0);
+			o->all_threads = true;
 			break;
 		case 'p':
 			add_pids(o, optarg);
@@ -565,9 +640,23 @@ static void parse_args(int argc, char **argv, struct opts *o)
 		case OPT_COMM:
 			o->comm = optarg;
 			break;
+		case OPT_MAPS:
+			break;
+		case OPT_FILE_BACKED:
+			o->vma_filter |= TASKDIAG_VMA_FILE_BACKED;
+			break;
+		case OPT_EXEC:
+			o->vma_filter |= TASKDIAG_VMA_EXEC;
+			break;
+		case OPT_BUILD_ID:
+			o->vma_filter |= TASKDIAG_VMA_BUILD_ID;
+			break;
+		case OPT_ADDR:
+			o->addrs = optarg;
+			break;
 		case 'h':
-			usage(stdout);
-			exit(TDA_EXIT_OK);
+			o->help = true;
+			break;
 		case 'V':
 			printf(PROG " %s (libtaskdiag)\n", TDA_VERSION);
 			exit(TDA_EXIT_OK);
@@ -579,11 +668,35 @@ static void parse_args(int argc, char **argv, struct opts *o)
 			break;
 		}
 	}
+	if (o->help) {
+		if (given(o, OPT_MAPS))
+			tda_maps_usage(stdout);
+		else
+			usage(stdout);
+		exit(TDA_EXIT_OK);
+	}
 	g_json_errors = o->mode == OUT_JSON;
 	if (g_usage_err[0])
 		usage_error("%s", g_usage_err);
 	if (optind < argc)
 		usage_error("unexpected argument '%s'", argv[optind]);
+	o->interval_mode = o->om.interval && !o->om.textfile && o->mode != OUT_OPENMETRICS;
+	if (o->interval_mode) {
+		check_mode_args(o, "--interval (without --textfile)", interval_takes,
+				sizeof(interval_takes) / sizeof(interval_takes[0]));
+		return;
+	}
+	if (o->scope_clash)
+		usage_error("-a, -A, -p, -t and -c are exclusive");
+	if (given(o, OPT_MAPS)) {
+		check_mode_args(o, "--maps", maps_takes, sizeof(maps_takes) / sizeof(maps_takes[0]));
+		if (o->addrs && o->npids != 1)
+			usage_error("--addr needs -p with one pid");
+		return;
+	}
+	for (i = 0; i < sizeof(maps_only) / sizeof(maps_only[0]); i++)
+		if (given(o, maps_only[i]))
+			usage_error("%s goes with --maps", option_name(maps_only[i]));
 	if (o->dump_raw && !strcmp(o->dump_raw, "-"))
 		usage_error("--dump-raw needs a file, not standard output");
 	if (o->replay && (o->backend_set || o->verify || o->dump_raw || o->nscope))
@@ -686,12 +799,32 @@ int main(int argc, char **argv)
 	int ret, fd = -1;
 
 	td_prog = PROG;
-	if (tda_interval_wanted(argc, argv) && !tda_om_wanted(argc, argv))
-		return tda_interval_main(argc, argv);
-	if (tda_maps_wanted(argc, argv))
-		return finish(tda_maps_main(argc, argv));
-	setlocale(LC_ALL, "");
 	parse_args(argc, argv, &opt);
+	if (given(&opt, OPT_MAPS)) {
+		struct tda_maps m = {
+			.pids = opt.pids, .npids = opt.npids, .filter = opt.vma_filter,
+			.addrs = opt.addrs, .backend = opt.backend,
+			.quiet_fallback = opt.quiet_fallback,
+		};
+
+		ret = tda_maps_main(&m);
+		opts_free(&opt);
+		return finish(ret);
+	}
+	if (opt.interval_mode) {
+		struct tda_interval io = {
+			.interval = opt.om.interval, .count = opt.om.count,
+			.threads = opt.all_threads, .pids = opt.pids, .npids = opt.npids,
+			.mode = opt.mode, .backend = opt.backend,
+			.quiet_fallback = opt.quiet_fallback,
+		};
+
+		ret = tda_interval_main(&io);
+		opts_free(&opt);
+		return finish(ret);
+	}
+	/* Not before: the modes above print numbers in the C locale's form. */
+	setlocale(LC_ALL, "");
 	o.mode = opt.mode;
 	o.crlf = opt.crlf;
 	o.screen = opt.wide ? SIZE_MAX : screen_width();

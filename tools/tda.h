@@ -5,9 +5,9 @@
  * task_diag_all.c: the options, error reports and main(); tda_value.c: one
  * item's value as the table, CSV and JSON show it; tda_out.c: the columns,
  * the one print call and the dump; tda_verify.c: --verify; the --interval
- * mode is task_diag_all_interval.c; --format openmetrics and --textfile are
- * tda_openmetrics.c. ps's format specifiers are psfields.c's, the ones tdps
- * shows.
+ * mode is tda_interval.c; --format openmetrics and --textfile are
+ * tda_openmetrics.c; --maps is tda_maps.c. ps's format specifiers are
+ * psfields.c's, the ones tdps shows.
  */
 #ifndef TDA_H
 #define TDA_H
@@ -15,6 +15,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <sys/types.h>
 
 #include <taskdiag/taskdiag.h>
@@ -172,14 +173,12 @@ struct om_opts {
 	unsigned int agg;	/* OM_AGG_* bits; 0: one series per process */
 	bool agg_set;		/* --aggregate given (pid: agg 0) */
 	const char *textfile;	/* --textfile DIR; NULL: standard output */
-	double interval;	/* --interval SEC with --textfile; 0: once */
+	double interval;	/* --interval SEC (with --textfile here); 0: once */
 	long count;		/* --count N: that many files, then exit; 0: no limit */
 };
 
 struct om;
 
-/* --format openmetrics, or --textfile, on the command line (before "--")? */
-bool tda_om_wanted(int argc, char **argv);
 /* The option's argument into @om (a usage error if bad). */
 void om_parse_aggregate(struct om_opts *om, const char *arg);
 void om_parse_interval(struct om_opts *om, const char *arg);
@@ -214,8 +213,33 @@ void usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2), nore
 /* Note a usage error, reported once parsing is done (the first one given). */
 void usage_defer(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
+/* --interval without the metrics formats (tda_interval.c): pidstat's view. */
+struct tda_interval {
+	double interval;	/* seconds between samples */
+	long count;		/* 0: no limit */
+	bool threads;		/* -A: every thread (of -p's processes) */
+	const pid_t *pids;	/* -p, ascending, no repeats; none: every process */
+	size_t npids;
+	enum out_mode mode;	/* OUT_TABLE, OUT_JSON or OUT_CSV */
+	enum taskdiag_backend backend;
+	bool quiet_fallback;
+};
+
+/* Sample every o->interval seconds, print each interval; the exit code. */
+int tda_interval_main(const struct tda_interval *o);
+
 /* --maps (tda_maps.c): pmap -x's view of the VMA dump. */
-bool tda_maps_wanted(int argc, char **argv);
-int tda_maps_main(int argc, char **argv);
+struct tda_maps {
+	const pid_t *pids;	/* -p, ascending, no repeats; none: every process */
+	size_t npids;
+	uint32_t filter;	/* TASKDIAG_VMA_*: --file-backed, --exec, --build-id */
+	char *addrs;		/* --addr A,...: the query of pids[0]; NULL: the dump */
+	enum taskdiag_backend backend;
+	bool quiet_fallback;
+};
+
+int tda_maps_main(const struct tda_maps *m);
+/* --maps --help */
+void tda_maps_usage(FILE *f);
 
 #endif /* TDA_H */

@@ -10,7 +10,6 @@
  * there is none.
  */
 #include <errno.h>
-#include <getopt.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,17 +20,7 @@
 #include "td_backend_opt.h"
 #include "tda.h"
 
-bool tda_maps_wanted(int argc, char **argv)
-{
-	int i;
-
-	for (i = 1; i < argc; i++)
-		if (!strcmp(argv[i], "--maps"))
-			return true;
-	return false;
-}
-
-static void maps_usage(FILE *f)
+void tda_maps_usage(FILE *f)
 {
 	fputs("Usage: " PROG " --maps [-a | -p PID,...] [--backend B] [--file-backed] [--exec] [--build-id]\n"
 	      "       " PROG " --maps -p PID --addr A[,A...] [--backend B] [--file-backed] [--exec]\n"
@@ -40,7 +29,7 @@ static void maps_usage(FILE *f)
 	      "      --addr A,..  for each address (hex), the VMA covering it or the next\n"
 	      "                   one above it, as a row after the address; none if none\n"
 	      "  -a, --all        every process the caller may read (default)\n"
-	      "  -p, --pid PID,.. these processes\n"
+	      "  -p, --pid PID,.. these processes, in pid order\n"
 	      "      --backend B  auto (default), netlink or procfs\n"
 	      "      --quiet-fallback  no notice when auto reads /proc for want of the module\n"
 	      "      --file-backed, --exec  only VMAs that map a file, that are executable\n"
@@ -208,102 +197,30 @@ static int maps_one(struct taskdiag *td, struct taskdiag *names,
 	return ret < 0 ? report(ret, td, "--maps%s", req->pid ? " -p" : "") : 0;
 }
 
-int tda_maps_main(int argc, char **argv)
+int tda_maps_main(const struct tda_maps *m)
 {
-	static const struct option opts[] = {
-		{ "maps", no_argument, NULL, 'm' },
-		{ "all", no_argument, NULL, 'a' },
-		{ "pid", required_argument, NULL, 'p' },
-		{ "backend", required_argument, NULL, 'b' },
-		{ "file-backed", no_argument, NULL, 'F' },
-		{ "exec", no_argument, NULL, 'X' },
-		{ "addr", required_argument, NULL, 'A' },
-		{ "build-id", no_argument, NULL, 'B' },
-		{ "quiet-fallback", no_argument, NULL, 'Q' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	enum taskdiag_backend backend = TASKDIAG_BACKEND_AUTO;
-	struct taskdiag_vma_request req = { 0 };
+	struct taskdiag_vma_request req = { .filter = m->filter };
 	struct taskdiag *td = NULL, *names = NULL;
-	char *pids = NULL, *addrs = NULL, *tok, *save = NULL;
-	bool quiet = false;
-	int c, ret = 0;
+	size_t i;
+	int ret;
 
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":ap:h", opts, NULL)) != -1) {
-		switch (c) {
-		case 'm':
-		case 'a':
-			break;
-		case 'p':
-			pids = optarg;
-			break;
-		case 'b':
-			if (!td_backend_parse(optarg, &backend))
-				usage_error("--backend: unknown backend '%s' (auto, netlink or procfs)", optarg);
-			break;
-		case 'F':
-			req.filter |= TASKDIAG_VMA_FILE_BACKED;
-			break;
-		case 'X':
-			req.filter |= TASKDIAG_VMA_EXEC;
-			break;
-		case 'A':
-			addrs = optarg;
-			break;
-		case 'B':
-			req.filter |= TASKDIAG_VMA_BUILD_ID;
-			break;
-		case 'Q':
-			quiet = true;
-			break;
-		case 'h':
-			maps_usage(stdout);
-			return 0;
-		default:
-			usage_error("--maps: bad option '%s'", argv[optind - 1]);
-		}
-	}
-	if (optind < argc)
-		usage_error("--maps: unexpected argument '%s'", argv[optind]);
-	if (addrs) {
-		char *end;
-		long v = pids ? strtol(pids, &end, 10) : 0;
-
-		if (!pids || *end || v <= 0 || v > 0x3fffffff)
-			usage_error("--addr needs -p with one pid");
-		ret = taskdiag_open(&td, backend);
-		if (ret)
-			return report(ret, NULL, "opening the backend");
-		td_backend_notice(PROG, td, backend, quiet);
-		ret = maps_query(td, (pid_t)v, req.filter, addrs);
+	ret = taskdiag_open(&td, m->backend);
+	if (ret)
+		return report(ret, NULL, "opening the backend");
+	td_backend_notice(PROG, td, m->backend, m->quiet_fallback);
+	if (m->addrs) {
+		ret = maps_query(td, m->pids[0], m->filter, m->addrs);
 		taskdiag_close(td);
 		return ret;
 	}
-	ret = taskdiag_open(&td, backend);
-	if (ret)
-		return report(ret, NULL, "opening the backend");
-	td_backend_notice(PROG, td, backend, quiet);
 	/* The header lines' names, from a second handle (one iteration each). */
 	if (taskdiag_open(&names, taskdiag_get_backend(td)))
 		names = NULL;
-	if (!pids) {
+	if (!m->npids)
 		ret = maps_one(td, names, &req);
-	} else {
-		for (tok = strtok_r(pids, ", ", &save); tok && !ret;
-		     tok = strtok_r(NULL, ", ", &save)) {
-			char *end;
-			long v = strtol(tok, &end, 10);
-
-			if (*end || v <= 0 || v > 0x3fffffff) {
-				taskdiag_close(names);
-				taskdiag_close(td);
-				usage_error("-p: '%s' is not a pid", tok);
-			}
-			req.pid = (pid_t)v;
-			ret = maps_one(td, names, &req);
-		}
+	for (i = 0; i < m->npids && !ret; i++) {
+		req.pid = m->pids[i];
+		ret = maps_one(td, names, &req);
 	}
 	taskdiag_close(names);
 	taskdiag_close(td);

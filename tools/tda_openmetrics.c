@@ -175,30 +175,6 @@ struct om {
  * Options
  */
 
-static bool om_format_name(const char *s)
-{
-	return !strcmp(s, "openmetrics") || !strcmp(s, "prometheus");
-}
-
-bool tda_om_wanted(int argc, char **argv)
-{
-	int i;
-
-	for (i = 1; i < argc && strcmp(argv[i], "--"); i++) {
-		const char *a = argv[i];
-
-		if (!strcmp(a, "--textfile") || !strncmp(a, "--textfile=", 11))
-			return true;
-		if ((!strcmp(a, "--format") || !strcmp(a, "-f")) && i + 1 < argc &&
-		    om_format_name(argv[i + 1]))
-			return true;
-		if ((!strncmp(a, "--format=", 9) && om_format_name(a + 9)) ||
-		    (!strncmp(a, "-f", 2) && om_format_name(a + 2)))
-			return true;
-	}
-	return false;
-}
-
 void om_parse_aggregate(struct om_opts *om, const char *arg)
 {
 	char *copy = strdup(arg), *tok, *save = NULL;
@@ -261,8 +237,9 @@ void om_check_args(struct om_opts *om, enum out_mode *mode, const char *other)
 		if (om->agg_set)
 			usage_error("--aggregate goes with --format prometheus or openmetrics (or "
 				    "--textfile)");
-		if (om->interval || om->count)
-			usage_error("--interval and --count go with --textfile here");
+		/* --interval without the metrics formats is the pidstat mode */
+		if (om->count)
+			usage_error("--count needs --interval");
 		return;
 	}
 	if (other)

@@ -570,6 +570,11 @@ def check_usage():
                       (["-s", "nope"], "unknown group 'nope'"), (["--backend", "x"], "unknown backend"),
                       (["-o", "nope"], "unknown field 'nope'"), (["-o", "pid,pid"], "twice"),
                       (["-p", "1", "-c", "2"], "exclusive"), (["stray"], "unexpected argument"),
+                      (["--file-backed"], "--file-backed goes with --maps"),
+                      (["--interval", "1", "-o", "pid"],
+                       "--interval (without --textfile) does not take -o (--output)"),
+                      (["--interval", "1", "--maps"], "does not take --maps"),
+                      (["--count", "2"], "--count needs --interval"),
                       (["--replay", good, "-p", "1"], "--replay"),
                       (["--verify", "--backend", "procfs"], "--verify"),
                       (["--dump-raw", "x", "--backend", "procfs"], "--dump-raw"),
@@ -582,6 +587,18 @@ def check_usage():
         obj = json.loads(out.decode().splitlines()[-1]) if out else {}
         check(rc == 2 and msg in obj.get("error", "") and obj.get("errno") == errno.EINVAL,
               "-j %s: exit %d, %r" % (argv, rc, out))
+    # One option table, three modes: --maps names what it does not take.
+    for argv, msg in ((["--maps", "-s", "stat"], "--maps does not take -s (--show)"),
+                      (["--maps", "-A"], "--maps does not take -A (--all-threads)"),
+                      (["--maps", "--bogus"], "unknown option --bogus"),
+                      (["--maps", "--addr", "1000"], "--addr needs -p with one pid"),
+                      (["--maps", "-p", "1,2", "--addr", "1000"], "--addr needs -p with one pid")):
+        rc, out, err = run(*argv)
+        check(rc == 2 and msg in err and "--help" in err and out == b"",
+              "%s: exit %d, %r" % (argv, rc, err))
+    rc, out, _ = run("--maps", "--help")
+    check(rc == 0 and out.decode().startswith("Usage: task_diag_all --maps"),
+          "--maps --help: %r" % out[:200])
     rc, out, _ = run("-V")
     check(rc == 0 and out.decode().startswith("task_diag_all "), "-V: %r" % out)
     rc, out, _ = run("-o", "help")

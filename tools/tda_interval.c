@@ -3,22 +3,22 @@
  * task_diag_all --interval SEC [--count N]: one record per task per
  * interval with the values derived from two samples (%cpu and rates), as
  * JSON lines, CSV or a table, like pidstat. Built on libtaskdiag's sampling
- * API; kept apart from task_diag_all.c, whose main() hands over to it when
- * --interval is on the command line.
+ * API; task_diag_all.c parses the options (its one table) and hands over
+ * when --interval comes without the metrics formats.
  *
  *   task_diag_all --interval SEC [--count N] [-A] [-p PID[,PID...]]...
- *                 [-j | --csv] [--backend auto|netlink|procfs] [--quiet-fallback]
+ *                 [-j | --csv | -f FMT] [--backend auto|netlink|procfs]
+ *                 [--quiet-fallback]
  *
  * The table is pidstat's layout: per interval, three reports (CPU and
  * faults; storage and read()/write() bytes; context switches and calls),
  * each a header line that begins with the time of day and a line per task,
  * the command name last, so that every line but the name fits 80 columns.
  *
- * Exit status as task_diag_all's: 0, 1 error, 2 bad usage, 3 module not
- * loaded, 5 a pid of -p that is not there at the first sample.
+ * Exit status as task_diag_all's (enum tda_exit): 5 is a pid of -p that is
+ * not there at the first sample.
  */
 #include <errno.h>
-#include <getopt.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -28,127 +28,9 @@
 
 #include <taskdiag/taskdiag.h>
 
-#include "task_diag_all_interval.h"
 #include "td_backend_opt.h"
+#include "tda.h"
 #include "tdtext.h"
-
-enum fmt { FMT_TABLE, FMT_JSON, FMT_CSV };
-
-struct iopts {
-	double interval;
-	long count;		/* 0: no limit */
-	bool threads;
-	pid_t *pids;		/* -p, sorted, without repeats; none: every task */
-	size_t npids;
-	enum fmt fmt;
-	enum taskdiag_backend backend;
-	bool quiet_fallback;
-};
-
-bool tda_interval_wanted(int argc, char **argv)
-{
-	int i;
-
-	for (i = 1; i < argc && strcmp(argv[i], "--"); i++)
-		if (!strcmp(argv[i], "--interval") || !strncmp(argv[i], "--interval=", 11))
-			return true;
-	return false;
-}
-
-static void __attribute__((noreturn)) bad_usage(const char *msg, const char *arg)
-{
-	fprintf(stderr, "task_diag_all: %s%s%s\n", msg, arg ? ": " : "", arg ? arg : "");
-	fputs("Usage: task_diag_all --interval SEC [--count N] [-A] [-p PID[,PID...]] "
-	      "[-j | --csv] [--backend auto|netlink|procfs] [--quiet-fallback]\n", stderr);
-	exit(2);
-}
-
-/* -p LIST: pids separated by commas or blanks, added to o->pids (sorted, once each). */
-static void add_pids(struct iopts *o, const char *list)
-{
-	const char *p = list;
-	char *end;
-	long v;
-
-	while (*p) {
-		if (*p == ',' || *p == ' ') {
-			p++;
-			continue;
-		}
-		errno = 0;
-		v = strtol(p, &end, 10);
-		if (end == p || errno || v < 1 || v > INT32_MAX || (*end && *end != ',' && *end != ' '))
-			bad_usage("bad pid list", list);
-		p = end;
-		td_pid_set_add(&o->pids, &o->npids, (pid_t)v);
-	}
-	if (p == list)
-		bad_usage("bad pid list", list);
-}
-
-static void parse(int argc, char **argv, struct iopts *o)
-{
-	static const struct option longopts[] = {
-		{ "interval", required_argument, NULL, 'I' },
-		{ "count", required_argument, NULL, 'n' },
-		{ "threads", no_argument, NULL, 'A' },
-		{ "pid", required_argument, NULL, 'p' },
-		{ "json", no_argument, NULL, 'j' },
-		{ "csv", no_argument, NULL, 'C' },
-		{ "backend", required_argument, NULL, 'B' },
-		{ "quiet-fallback", no_argument, NULL, 'Q' },
-		{ NULL, 0, NULL, 0 },
-	};
-	char *end;
-	int c;
-
-	opterr = 0;	/* bad_usage() says what was wrong */
-	while ((c = getopt_long(argc, argv, ":Ap:j", longopts, NULL)) != -1) {
-		errno = 0;
-		switch (c) {
-		case 'I':
-			o->interval = strtod(optarg, &end);
-			if (!*optarg || *end || errno || !(o->interval > 0) || o->interval > 86400)
-				bad_usage("--interval needs seconds above 0", optarg);
-			break;
-		case 'n':
-			o->count = strtol(optarg, &end, 10);
-			if (!*optarg || *end || errno || o->count < 1)
-				bad_usage("--count needs a number above 0", optarg);
-			break;
-		case 'A':
-			o->threads = true;
-			break;
-		case 'p':
-			add_pids(o, optarg);
-			break;
-		case 'j':
-			o->fmt = FMT_JSON;
-			break;
-		case 'C':
-			o->fmt = FMT_CSV;
-			break;
-		case 'B':
-			if (!td_backend_parse(optarg, &o->backend))
-				bad_usage("unknown backend (auto, netlink or procfs)", optarg);
-			break;
-		case 'Q':
-			o->quiet_fallback = true;
-			break;
-		default: {
-			/* a short option's letter, or the long option as written */
-			const char *arg = argv[optind - 1];
-			char opt[3] = { '-', (char)optopt, 0 };
-
-			bad_usage(c == ':' ? "option needs an argument" :
-				  "an option --interval does not take",
-				  strncmp(arg, "--", 2) && optopt ? opt : arg);
-		}
-		}
-	}
-	if (optind < argc)
-		bad_usage("unexpected argument", argv[optind]);
-}
 
 /* A string as a JSON string or a CSV field, by the tools' one writer. */
 static void put_text(const char *s, bool csv)
@@ -171,7 +53,7 @@ static void put_name(const char *s)
 }
 
 /* Is the task one of -p's (by its process, with -A)? All are without -p. */
-static bool listed(const struct iopts *o, const struct taskdiag_task *t)
+static bool listed(const struct tda_interval *o, const struct taskdiag_task *t)
 {
 	pid_t tgid = taskdiag_task_tgid(t);
 	size_t i;
@@ -183,11 +65,11 @@ static bool listed(const struct iopts *o, const struct taskdiag_task *t)
 }
 
 /* The machine formats: every derived value under its library name. */
-static void header(const struct iopts *o)
+static void header(const struct tda_interval *o)
 {
 	int d;
 
-	if (o->fmt != FMT_CSV)
+	if (o->mode != OUT_CSV)
 		return;
 	fputs("time,pid,tgid,comm", stdout);
 	for (d = 1; d < TASKDIAG_DERIVED__COUNT; d++)
@@ -195,14 +77,14 @@ static void header(const struct iopts *o)
 	putchar('\n');
 }
 
-static void record(const struct iopts *o, const struct taskdiag_diff *diff, size_t i, double t)
+static void record(const struct tda_interval *o, const struct taskdiag_diff *diff, size_t i, double t)
 {
 	const struct taskdiag_task *task = taskdiag_diff_task(diff, i);
 	const char *comm = "";
 	int d;
 
 	taskdiag_task_get_string(task, TASKDIAG_ITEM_BASE_COMM, &comm);
-	if (o->fmt == FMT_JSON) {
+	if (o->mode == OUT_JSON) {
 		printf("{\"time\":%.3f,\"pid\":%d,\"tgid\":%d,\"comm\":", t,
 		       (int)taskdiag_task_pid(task), (int)taskdiag_task_tgid(task));
 		put_text(comm, false);
@@ -214,7 +96,7 @@ static void record(const struct iopts *o, const struct taskdiag_diff *diff, size
 		double v;
 		bool ok = !taskdiag_diff_get(diff, i, d, &v);
 
-		if (o->fmt == FMT_JSON) {
+		if (o->mode == OUT_JSON) {
 			printf(",\"%s\":", taskdiag_derived_name(d));
 			if (ok)
 				printf("%.2f", v);
@@ -226,7 +108,7 @@ static void record(const struct iopts *o, const struct taskdiag_diff *diff, size
 			putchar(',');
 		}
 	}
-	puts(o->fmt == FMT_JSON ? "}" : "");
+	puts(o->mode == OUT_JSON ? "}" : "");
 }
 
 /*
@@ -272,7 +154,7 @@ static const struct {
 #define TCOL_W 10
 
 /* One interval as the table: each report, a blank line before it. */
-static void table(const struct iopts *o, const struct taskdiag_diff *diff, const char *when)
+static void table(const struct tda_interval *o, const struct taskdiag_diff *diff, const char *when)
 {
 	size_t r, i, c;
 
@@ -312,15 +194,8 @@ static void table(const struct iopts *o, const struct taskdiag_diff *diff, const
 	}
 }
 
-static int fail(int err)
-{
-	fprintf(stderr, "task_diag_all: %s%s\n", taskdiag_strerror(err),
-		err == -TASKDIAG_ENOMODULE ? " (" TD_MODULE_HINT ", or use --backend procfs)" : "");
-	return err == -TASKDIAG_ENOMODULE ? 3 : 1;
-}
-
 /* Each pid of -p in the first sample, or exit status 5 as task_diag_all's. */
-static int check_listed(const struct iopts *o, const struct taskdiag_sample *s)
+static int check_listed(const struct tda_interval *o, const struct taskdiag_sample *s)
 {
 	size_t n = taskdiag_sample_count(s), k, i;
 
@@ -329,8 +204,8 @@ static int check_listed(const struct iopts *o, const struct taskdiag_sample *s)
 			if (taskdiag_task_tgid(taskdiag_sample_task(s, k)) == o->pids[i])
 				break;
 		if (k == n) {
-			fprintf(stderr, "task_diag_all: pid %d: no such process\n", (int)o->pids[i]);
-			return 5;
+			fprintf(stderr, PROG ": pid %d: no such process\n", (int)o->pids[i]);
+			return TDA_EXIT_NOPID;
 		}
 	}
 	return 0;
@@ -346,9 +221,8 @@ static void time_of_day(char *buf, size_t n)
 		snprintf(buf, n, "?");
 }
 
-int tda_interval_main(int argc, char **argv)
+int tda_interval_main(const struct tda_interval *o)
 {
-	struct iopts o = { .count = 0 };
 	struct taskdiag_request req = { 0 };
 	struct taskdiag_sample *s[2] = { NULL, NULL };
 	struct taskdiag_diff *diff = NULL;
@@ -358,28 +232,27 @@ int tda_interval_main(int argc, char **argv)
 	long n;
 	int cur = 0, err, rc = 0;
 
-	parse(argc, argv, &o);
 	/*
 	 * One pid: that process (or its threads); several: every process with
 	 * the pid filter, or every thread (-A), kept by their process here.
 	 */
-	if (o.npids == 1) {
-		req.scope = o.threads ? TASKDIAG_SCOPE_THREADS : TASKDIAG_SCOPE_TASK;
-		req.pid = o.pids[0];
+	if (o->npids == 1) {
+		req.scope = o->threads ? TASKDIAG_SCOPE_THREADS : TASKDIAG_SCOPE_TASK;
+		req.pid = o->pids[0];
 	} else {
-		req.scope = o.threads ? TASKDIAG_SCOPE_ALL_THREADS : TASKDIAG_SCOPE_ALL_PROCESSES;
-		if (!o.threads) {
+		req.scope = o->threads ? TASKDIAG_SCOPE_ALL_THREADS : TASKDIAG_SCOPE_ALL_PROCESSES;
+		if (!o->threads) {
 			/* pids above 0: the same bits as the request's u32s */
 			_Static_assert(sizeof(pid_t) == sizeof(uint32_t), "pid_t is 32 bits");
-			req.pids = (const uint32_t *)o.pids;
-			req.npids = (uint32_t)o.npids;
+			req.pids = (const uint32_t *)o->pids;
+			req.npids = (uint32_t)o->npids;
 		}
 	}
 	req.groups = TASKDIAG_GROUP_BASE | TASKDIAG_GROUP_STAT | TASKDIAG_GROUP_IO |
 		     TASKDIAG_GROUP_STATUS;
-	err = taskdiag_open(&td, o.backend);
+	err = taskdiag_open(&td, o->backend);
 	if (!err) {
-		td_backend_notice("task_diag_all", td, o.backend, o.quiet_fallback);
+		td_backend_notice(PROG, td, o->backend, o->quiet_fallback);
 		err = taskdiag_sample_new(&s[0]);
 	}
 	if (!err)
@@ -388,43 +261,44 @@ int tda_interval_main(int argc, char **argv)
 		err = taskdiag_diff_new(&diff);
 	if (!err) {
 		err = taskdiag_sample_take(td, &req, s[cur]);
-		if (err == -ESRCH && o.npids == 1) {
+		if (err == -ESRCH && o->npids == 1) {
 			err = 0;
-			rc = check_listed(&o, s[cur]);
+			rc = check_listed(o, s[cur]);
 		}
 		err = err < 0 ? err : 0;
 	}
 	if (!err && !rc)
-		rc = check_listed(&o, s[cur]);
+		rc = check_listed(o, s[cur]);
 	if (!err && !rc)
-		header(&o);
-	for (n = 0; !err && !rc && (!o.count || n < o.count); n++) {
+		header(o);
+	for (n = 0; !err && !rc && (!o->count || n < o->count); n++) {
 		size_t i;
 
-		ts.tv_sec = (time_t)o.interval;
-		ts.tv_nsec = (long)((o.interval - (double)ts.tv_sec) * 1e9);
+		ts.tv_sec = (time_t)o->interval;
+		ts.tv_nsec = (long)((o->interval - (double)ts.tv_sec) * 1e9);
 		while (nanosleep(&ts, &ts) && errno == EINTR)
 			;
 		err = taskdiag_sample_take(td, &req, s[!cur]);
-		if (err == -ESRCH && o.npids == 1)
+		if (err == -ESRCH && o->npids == 1)
 			err = 0;	/* the process is gone: an interval without it */
 		if (err < 0)
 			break;
 		time_of_day(when, sizeof(when));
 		cur = !cur;
 		err = taskdiag_diff_compute(diff, s[!cur], s[cur], 0);
-		if (!err && o.fmt == FMT_TABLE)
-			table(&o, diff, when);
-		for (i = 0; !err && o.fmt != FMT_TABLE && i < taskdiag_diff_count(diff); i++)
-			if (listed(&o, taskdiag_diff_task(diff, i)))
-				record(&o, diff, i, (double)taskdiag_sample_time(s[cur]) / 1e9);
+		if (!err && o->mode == OUT_TABLE)
+			table(o, diff, when);
+		for (i = 0; !err && o->mode != OUT_TABLE && i < taskdiag_diff_count(diff); i++)
+			if (listed(o, taskdiag_diff_task(diff, i)))
+				record(o, diff, i, (double)taskdiag_sample_time(s[cur]) / 1e9);
 		if (fflush(stdout))
 			err = -errno;
 	}
 	taskdiag_diff_free(diff);
 	taskdiag_sample_free(s[0]);
 	taskdiag_sample_free(s[1]);
+	if (err)
+		rc = report(err, td, "--interval");
 	taskdiag_close(td);
-	free(o.pids);
-	return err ? fail(err) : rc;
+	return rc;
 }
