@@ -72,7 +72,8 @@ struct opts {
 	bool interval_mode;	/* --interval without the metrics formats */
 	bool help;		/* -h: --help, or --maps --help */
 	uint32_t vma_filter;	/* --file-backed, --exec, --build-id (--maps) */
-	char *addrs;		/* --addr (--maps) */
+	uint64_t *addrs;	/* --addr (--maps) */
+	size_t naddrs;
 	int given[64];		/* the options given (getopt's values), each once */
 	size_t ngiven;
 };
@@ -230,107 +231,6 @@ static void usage(FILE *f)
 	      "4 permission denied, 5 no such pid, 6 --verify found differences.\n", f);
 }
 
-static bool g_json_errors;	/* errors also as JSON objects on stdout */
-static bool g_replay;		/* the replies come from a recording */
-static const char *g_needs_module;	/* why netlink only (--verify, --dump-raw), or NULL */
-static char g_usage_err[512];	/* the first bad option, reported after parsing */
-
-static void json_error(const char *msg, int err, const char *extack)
-{
-	struct tdbuf b = { 0 };
-
-	tdbuf_puts(&b, "{\"error\":");
-	td_json_str(&b, msg, strlen(msg));
-	tdbuf_addf(&b, ",\"errno\":%d", err < 0 ? -err : err);
-	if (extack) {
-		tdbuf_puts(&b, ",\"extack\":");
-		td_json_str(&b, extack, strlen(extack));
-	}
-	tdbuf_puts(&b, "}\n");
-	fflush(stdout);
-	fwrite(b.p, 1, b.len, stdout);
-	fflush(stdout);
-	free(b.p);
-}
-
-void usage_error(const char *fmt, ...)
-{
-	char msg[512];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
-	va_end(ap);
-	fprintf(stderr, PROG ": %s\nTry '" PROG " --help' for more information.\n", msg);
-	if (g_json_errors)
-		json_error(msg, EINVAL, NULL);
-	exit(TDA_EXIT_USAGE);
-}
-
-/* Note a usage error; parse_args() reports the first once it knows about -j. */
-void usage_defer(const char *fmt, ...)
-{
-	va_list ap;
-
-	if (g_usage_err[0])
-		return;
-	va_start(ap, fmt);
-	vsnprintf(g_usage_err, sizeof(g_usage_err), fmt, ap);
-	va_end(ap);
-}
-
-static int exit_code_of(int err)
-{
-	switch (-err) {
-	case TASKDIAG_ENOMODULE:
-		return TDA_EXIT_NOMODULE;
-	case EACCES:
-	case EPERM:
-		return TDA_EXIT_PERM;
-	case ESRCH:
-		return TDA_EXIT_NOPID;
-	default:
-		return TDA_EXIT_ERROR;
-	}
-}
-
-/* tda.h says what it does. */
-int report(int err, struct taskdiag *td, const char *fmt, ...)
-{
-	const char *extack = td ? taskdiag_extack(td) : NULL;
-	char what[256], msg[640];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(what, sizeof(what), fmt, ap);
-	va_end(ap);
-	if (err == -EBADMSG && g_replay)
-		snprintf(msg, sizeof(msg), "%s: not a task_diag recording, or a truncated or corrupt one",
-			 what);
-	else if (err == -TASKDIAG_ENOMODULE && g_needs_module)
-		/* --backend procfs is refused with these: name what they need */
-		snprintf(msg, sizeof(msg), "%s: %s (%s needs the module: " TD_MODULE_HINT ")",
-			 what, taskdiag_strerror(err), g_needs_module);
-	else if (err == -TASKDIAG_ENOMODULE)
-		snprintf(msg, sizeof(msg), "%s: %s (" TD_MODULE_HINT ", or use --backend procfs)",
-			 what, taskdiag_strerror(err));
-	else if (extack && err == -ESRCH && !strcmp(extack, "no such pid") &&
-		 taskdiag_get_backend(td) != TASKDIAG_BACKEND_NETLINK)
-		/* the procfs backend's extack says what strerror says: once */
-		snprintf(msg, sizeof(msg), "%s: %s", what, taskdiag_strerror(err));
-	else if (extack)
-		snprintf(msg, sizeof(msg), "%s: %s (%s%s)", what, taskdiag_strerror(err),
-			 taskdiag_get_backend(td) == TASKDIAG_BACKEND_NETLINK ? "kernel: " : "",
-			 extack);
-	else
-		snprintf(msg, sizeof(msg), "%s: %s", what, taskdiag_strerror(err));
-	fflush(stdout);
-	fprintf(stderr, PROG ": %s\n", msg);
-	if (g_json_errors)
-		json_error(msg, err, extack);
-	return exit_code_of(err);
-}
-
 static pid_t parse_pid(const char *opt, const char *s)
 {
 	char *end;
@@ -404,6 +304,33 @@ static void add_pids(struct opts *o, const char *arg)
 	} while (*p++);
 	set_scope(o, TASKDIAG_SCOPE_TASK, 0);
 	o->pid = o->pids[0];
+}
+
+/* --addr LIST: hex addresses, separated by commas or blanks, in the order given. */
+static void add_addrs(struct opts *o, const char *arg)
+{
+	char *copy = strdup(arg), *tok, *save = NULL, *end;
+	uint64_t *m;
+	uint64_t a;
+
+	if (!copy)
+		td_nomem();
+	for (tok = strtok_r(copy, ", ", &save); tok; tok = strtok_r(NULL, ", ", &save)) {
+		errno = 0;
+		a = strtoull(tok, &end, 16);
+		if (*end || end == tok || errno || *tok == '-' || *tok == '+') {
+			usage_defer("--addr: '%s' is not a hex address", tok);
+			break;
+		}
+		m = realloc(o->addrs, (o->naddrs + 1) * sizeof(*m));
+		if (!m)
+			td_nomem();
+		o->addrs = m;
+		o->addrs[o->naddrs++] = a;
+	}
+	if (!o->naddrs)
+		usage_defer("--addr: no address");
+	free(copy);
 }
 
 /* --uid/--euid LIST: numbers or user names, separated by commas. */
@@ -652,7 +579,7 @@ static void parse_args(int argc, char **argv, struct opts *o)
 			o->vma_filter |= TASKDIAG_VMA_BUILD_ID;
 			break;
 		case OPT_ADDR:
-			o->addrs = optarg;
+			add_addrs(o, optarg);
 			break;
 		case 'h':
 			o->help = true;
@@ -675,9 +602,9 @@ static void parse_args(int argc, char **argv, struct opts *o)
 			usage(stdout);
 		exit(TDA_EXIT_OK);
 	}
-	g_json_errors = o->mode == OUT_JSON;
-	if (g_usage_err[0])
-		usage_error("%s", g_usage_err);
+	tda_errors.json = o->mode == OUT_JSON;
+	if (usage_deferred())
+		usage_error("%s", usage_deferred());
 	if (optind < argc)
 		usage_error("unexpected argument '%s'", argv[optind]);
 	o->interval_mode = o->om.interval && !o->om.textfile && o->mode != OUT_OPENMETRICS;
@@ -690,7 +617,7 @@ static void parse_args(int argc, char **argv, struct opts *o)
 		usage_error("-a, -A, -p, -t and -c are exclusive");
 	if (given(o, OPT_MAPS)) {
 		check_mode_args(o, "--maps", maps_takes, sizeof(maps_takes) / sizeof(maps_takes[0]));
-		if (o->addrs && o->npids != 1)
+		if (o->naddrs && o->npids != 1)
 			usage_error("--addr needs -p with one pid");
 		return;
 	}
@@ -760,6 +687,7 @@ static void opts_free(struct opts *o)
 	free(o->pids);
 	free(o->uids);
 	free(o->euids);
+	free(o->addrs);
 }
 
 static int finish(int ret)
@@ -803,7 +731,7 @@ int main(int argc, char **argv)
 	if (given(&opt, OPT_MAPS)) {
 		struct tda_maps m = {
 			.pids = opt.pids, .npids = opt.npids, .filter = opt.vma_filter,
-			.addrs = opt.addrs, .backend = opt.backend,
+			.addrs = opt.addrs, .naddrs = opt.naddrs, .backend = opt.backend,
 			.quiet_fallback = opt.quiet_fallback,
 		};
 
@@ -849,12 +777,12 @@ int main(int argc, char **argv)
 		req.groups = opt.groups_set || opt.fields ? (opt.groups_set ? opt.groups : 0) | need
 							  : TASKDIAG_GROUP_ALL & ~TASKDIAG_GROUP_MEM;
 		vf.groups = req.groups;
-		g_needs_module = "--verify, which compares the module's dump with /proc,";
+		tda_errors.needs_module = "--verify, which compares the module's dump with /proc,";
 		ret = taskdiag_open(&vf.nl, TASKDIAG_BACKEND_NETLINK);
 		if (ret) {
 			ret = report(ret, NULL, "--verify");
 		} else {
-			g_needs_module = NULL;
+			tda_errors.needs_module = NULL;
 			ret = taskdiag_open(&vf.pf, TASKDIAG_BACKEND_PROCFS);
 			if (ret)
 				ret = report(ret, NULL, "procfs backend");
@@ -873,7 +801,7 @@ int main(int argc, char **argv)
 		fd = open_file(opt.replay, false);
 		if (fd < 0)
 			return finish(report(fd, NULL, "--replay %s", opt.replay));
-		g_replay = true;
+		tda_errors.replay = true;
 		ret = taskdiag_open_replay(&td, fd);
 		if (!ret)
 			ret = taskdiag_replay_request(td, &rec);
@@ -892,7 +820,7 @@ int main(int argc, char **argv)
 		ret = taskdiag_open(&td, b);
 		if (ret) {
 			if (opt.dump_raw)
-				g_needs_module = "--dump-raw, which records the module's netlink replies,";
+				tda_errors.needs_module = "--dump-raw, which records the module's netlink replies,";
 			ret = report(ret, NULL, "%s", opt.dump_raw ? "--dump-raw" :
 				     b == TASKDIAG_BACKEND_NETLINK ? "netlink backend" :
 				     b == TASKDIAG_BACKEND_PROCFS ? "procfs backend" : "opening the backend");

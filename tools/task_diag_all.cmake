@@ -6,7 +6,7 @@ add_executable(task_diag_all ${CMAKE_CURRENT_SOURCE_DIR}/task_diag_all.c
   ${CMAKE_CURRENT_SOURCE_DIR}/tda_verify.c ${CMAKE_CURRENT_SOURCE_DIR}/tda_openmetrics.c
   ${CMAKE_CURRENT_SOURCE_DIR}/psfields.c
   ${CMAKE_CURRENT_SOURCE_DIR}/tdtext.c ${CMAKE_CURRENT_SOURCE_DIR}/tda_maps.c
-  ${CMAKE_CURRENT_SOURCE_DIR}/tda_interval.c)
+  ${CMAKE_CURRENT_SOURCE_DIR}/tda_interval.c ${CMAKE_CURRENT_SOURCE_DIR}/tda_errors.c)
 target_compile_definitions(task_diag_all PRIVATE _GNU_SOURCE
   TDA_VERSION="${PROJECT_VERSION}")
 target_link_libraries(task_diag_all PRIVATE taskdiag_static td_warnings)

@@ -2,12 +2,13 @@
 /*
  * task_diag_all: what its files share.
  *
- * task_diag_all.c: the options, error reports and main(); tda_value.c: one
- * item's value as the table, CSV and JSON show it; tda_out.c: the columns,
- * the one print call and the dump; tda_verify.c: --verify; the --interval
- * mode is tda_interval.c; --format openmetrics and --textfile are
- * tda_openmetrics.c; --maps is tda_maps.c. ps's format specifiers are
- * psfields.c's, the ones tdps shows.
+ * task_diag_all.c: the options and main(); tda_errors.c: error reports and
+ * exit codes; tda_value.c: one item's value as the table, CSV and JSON show
+ * it; tda_out.c: the columns, the one print call and the dump;
+ * tda_verify.c: --verify; the --interval mode is tda_interval.c; --format
+ * openmetrics and --textfile are tda_openmetrics.c; --maps is tda_maps.c.
+ * ps's format specifiers are psfields.c's, the ones tdps shows. The files
+ * call down into tda_errors.c, never up into task_diag_all.c.
  */
 #ifndef TDA_H
 #define TDA_H
@@ -199,8 +200,16 @@ int run_openmetrics(struct out *o, struct taskdiag *td, const struct taskdiag_re
 void om_task(struct om *om, const struct taskdiag_task *t);
 
 /* ------------------------------------------------------------------------
- * Errors (task_diag_all.c)
+ * Errors (tda_errors.c)
  */
+
+/* What the messages depend on, set by task_diag_all.c as it learns it. */
+struct tda_errors {
+	bool json;		/* errors also as JSON objects on stdout (-j) */
+	bool replay;		/* the replies come from a recording (--replay) */
+	const char *needs_module;	/* why netlink only (--verify, --dump-raw), or NULL */
+};
+extern struct tda_errors tda_errors;
 
 /*
  * Report a library error: one line on stderr, with the kernel's message
@@ -212,6 +221,8 @@ int report(int err, struct taskdiag *td, const char *fmt, ...)
 void usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
 /* Note a usage error, reported once parsing is done (the first one given). */
 void usage_defer(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* The first usage error noted, or NULL. */
+const char *usage_deferred(void);
 
 /* --interval without the metrics formats (tda_interval.c): pidstat's view. */
 struct tda_interval {
@@ -233,7 +244,8 @@ struct tda_maps {
 	const pid_t *pids;	/* -p, ascending, no repeats; none: every process */
 	size_t npids;
 	uint32_t filter;	/* TASKDIAG_VMA_*: --file-backed, --exec, --build-id */
-	char *addrs;		/* --addr A,...: the query of pids[0]; NULL: the dump */
+	const uint64_t *addrs;	/* --addr A,...: the query of pids[0]; none: the dump */
+	size_t naddrs;
 	enum taskdiag_backend backend;
 	bool quiet_fallback;
 };

@@ -111,46 +111,18 @@ static void maps_total(uint64_t kb)
 }
 
 /* --addr: the query's answers, "ADDRESS  row" each. */
-static int maps_query(struct taskdiag *td, pid_t pid, uint32_t filter, char *list)
+static int maps_query(struct taskdiag *td, const struct tda_maps *m)
 {
-	struct taskdiag_vma_query q = { .pid = pid, .filter = filter };
+	struct taskdiag_vma_query q = { .pid = m->pids[0], .filter = m->filter,
+					.addrs = m->addrs, .naddrs = m->naddrs };
 	const struct taskdiag_vma *v;
 	struct taskdiag_vma_iter *it;
-	char *tok, *save = NULL;
-	uint64_t *addrs = NULL, a;
-	size_t n = 0, cap = 0;
+	uint64_t a;
 	int ret;
 
-	for (tok = strtok_r(list, ", ", &save); tok; tok = strtok_r(NULL, ", ", &save)) {
-		char *end;
-
-		errno = 0;
-		a = strtoull(tok, &end, 16);
-		if (*end || end == tok || errno) {
-			free(addrs);
-			usage_error("--addr: '%s' is not a hex address", tok);
-		}
-		if (n == cap) {
-			uint64_t *m = realloc(addrs, (cap ? 2 * cap : 16) * sizeof(*m));
-
-			if (!m) {
-				free(addrs);
-				return report(-ENOMEM, NULL, "--addr");
-			}
-			addrs = m;
-			cap = cap ? 2 * cap : 16;
-		}
-		addrs[n++] = a;
-	}
-	if (!n)
-		usage_error("--addr: no address");
-	q.addrs = addrs;
-	q.naddrs = n;
 	ret = taskdiag_vma_query_start(td, &q, &it);
-	if (ret) {
-		free(addrs);
+	if (ret)
 		return report(ret, td, "--maps --addr");
-	}
 	printf("Query            Address           Kbytes     RSS   Dirty Mode  Mapping\n");
 	while ((ret = taskdiag_vma_query_next(it, &a, &v)) == 1) {
 		printf("%016" PRIx64 " ", a);
@@ -160,7 +132,6 @@ static int maps_query(struct taskdiag *td, pid_t pid, uint32_t filter, char *lis
 			printf("none\n");
 	}
 	taskdiag_vma_iter_end(it);
-	free(addrs);
 	return ret < 0 ? report(ret, td, "--maps --addr") : 0;
 }
 
@@ -208,8 +179,8 @@ int tda_maps_main(const struct tda_maps *m)
 	if (ret)
 		return report(ret, NULL, "opening the backend");
 	td_backend_notice(PROG, td, m->backend, m->quiet_fallback);
-	if (m->addrs) {
-		ret = maps_query(td, m->pids[0], m->filter, m->addrs);
+	if (m->naddrs) {
+		ret = maps_query(td, m);
 		taskdiag_close(td);
 		return ret;
 	}

@@ -592,7 +592,9 @@ def check_usage():
                       (["--maps", "-A"], "--maps does not take -A (--all-threads)"),
                       (["--maps", "--bogus"], "unknown option --bogus"),
                       (["--maps", "--addr", "1000"], "--addr needs -p with one pid"),
-                      (["--maps", "-p", "1,2", "--addr", "1000"], "--addr needs -p with one pid")):
+                      (["--maps", "-p", "1,2", "--addr", "1000"], "--addr needs -p with one pid"),
+                      (["--maps", "-p", "1", "--addr", "1000,zz"], "'zz' is not a hex address"),
+                      (["--maps", "-p", "1", "--addr", ","], "--addr: no address")):
         rc, out, err = run(*argv)
         check(rc == 2 and msg in err and "--help" in err and out == b"",
               "%s: exit %d, %r" % (argv, rc, err))
