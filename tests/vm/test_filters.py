@@ -49,6 +49,7 @@ import threading
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from vmcheck import check, tally  # noqa: E402
 import tdlib  # noqa: E402
 import tdnl  # noqa: E402
 from forked import drop_to, in_child  # noqa: E402
@@ -60,13 +61,6 @@ SHOW = tdnl.SHOW["base"] | tdnl.SHOW["cred"]
 COMM = "tdfilt-fix"
 CG = "/sys/fs/cgroup"
 libc = ctypes.CDLL(None, use_errno=True)
-results = []
-
-
-def check(name, ok, detail=""):
-    results.append(ok)
-    print("%s %s%s" % ("ok" if ok else "FAIL", name, (": " + detail) if detail else ""),
-          flush=True)
 
 
 def u32s(vals):
@@ -646,8 +640,7 @@ def main():
                     os.rmdir(CG + d)
                 except OSError:
                     pass
-    failed = results.count(False)
-    print("filters: %d checks, %d failed" % (len(results), failed))
+    failed = tally("filters")
     return 1 if failed else 0
 
 

@@ -60,6 +60,7 @@ import threading
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from vmcheck import check, tally  # noqa: E402
 import tdnl  # noqa: E402
 from forked import drop_to  # noqa: E402
 
@@ -95,15 +96,6 @@ libc = ctypes.CDLL(None, use_errno=True)
 libc.mmap.restype = ctypes.c_void_p
 libc.mmap.argtypes = [ctypes.c_void_p, ctypes.c_size_t, ctypes.c_int, ctypes.c_int,
                       ctypes.c_int, ctypes.c_long]
-results = []
-
-
-def check(name, ok, detail=""):
-    results.append(ok)
-    print("%s %s%s" % ("ok" if ok else "FAIL", name, (": " + detail) if detail else ""),
-          flush=True)
-
-
 def info(text):
     print("# " + text, flush=True)
 
@@ -841,8 +833,7 @@ def main(argv):
             pr.kill()
             if not pr.reap(10):
                 check("cleanup", False, "%s (pid %d) did not end" % (pr.name, pr.pid))
-    failed = results.count(False)
-    print("fuse_stall: %d checks, %d failed" % (len(results), failed))
+    failed = tally("fuse_stall")
     return 1 if failed else 0
 
 

@@ -27,6 +27,7 @@ import sys
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from vmcheck import check, tally  # noqa: E402
 import tdnl  # noqa: E402
 from forked import drop_to, in_child  # noqa: E402
 from tdlib import Request  # noqa: E402
@@ -37,12 +38,6 @@ GID = 4242
 CLONE_NEWNS = 0x20000
 MS_REC, MS_PRIVATE = 0x4000, 1 << 18
 libc = ctypes.CDLL(None, use_errno=True)
-results = []
-
-
-def check(name, ok, detail=""):
-    results.append(ok)
-    print("%s %s%s" % ("ok" if ok else "FAIL", name, (": " + detail) if detail else ""))
 
 
 def mount(src, target, fstype, flags, data):
@@ -317,8 +312,7 @@ def main():
         for p in procs:
             p.kill()
             p.wait()
-    failed = results.count(False)
-    print("hidepid: %d checks, %d failed" % (len(results), failed))
+    failed = tally("hidepid")
     return 1 if failed else 0
 
 

@@ -57,6 +57,7 @@ import sys
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from vmcheck import check, tally  # noqa: E402
 import tdnl  # noqa: E402
 from forked import drop_to, in_child  # noqa: E402
 
@@ -78,17 +79,11 @@ IDS = tdnl.SHOW["base"] | tdnl.SHOW["status"]
 ALL = tdnl.SCOPE["all_processes"]
 NS_INIT = "td-hostile-init"   # comm of the inits of the namespaces made here
 libc = ctypes.CDLL(None, use_errno=True)
-results = []
 
 
 def is_error(res):
     """An in_child() result that is an exception's report."""
     return isinstance(res, tuple) and len(res) == 2 and res[0] == "error"
-
-
-def check(name, ok, detail=""):
-    results.append(ok)
-    print("%s %s%s" % ("ok" if ok else "FAIL", name, (": " + detail) if detail else ""))
 
 
 def note(text):
@@ -712,8 +707,7 @@ def main():
         for p in procs:
             p.kill()
             p.wait()
-    failed = results.count(False)
-    print("hostile_ns: %d checks, %d failed" % (len(results), failed))
+    failed = tally("hostile_ns")
     return 1 if failed else 0
 
 

@@ -33,18 +33,13 @@ import sys
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from vmcheck import check, tally  # noqa: E402
 import tdnl  # noqa: E402
 from forked import drop_to, in_child  # noqa: E402
 
 NOBODY = 65534
 PARAM = "/sys/module/task_diag/parameters/ptrace_cap_only"
 GUARDED_STAT = ("start_code", "start_stack", "exit_code", "wchan")
-results = []
-
-
-def check(name, ok, detail=""):
-    results.append(ok)
-    print("%s %s%s" % ("ok" if ok else "FAIL", name, (": " + detail) if detail else ""))
 
 
 def dump(client, pid):
@@ -261,8 +256,7 @@ def main():
         for p in (nobody_sleeper, nondumpable):
             p.kill()
             p.wait()
-    failed = results.count(False)
-    print("permissions: %d checks, %d failed" % (len(results), failed))
+    failed = tally("permissions")
     return 1 if failed else 0
 
 

@@ -36,6 +36,7 @@ import sys
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from vmcheck import check, tally  # noqa: E402
 import tdnl  # noqa: E402
 from forked import drop_to, in_child  # noqa: E402
 
@@ -47,12 +48,6 @@ GUARDED_STAT = ("start_code", "end_code", "start_stack", "kstk_esp", "kstk_eip",
 SHOW = tdnl.SHOW["base"] | tdnl.SHOW["stat"] | tdnl.SHOW["io"]
 SMALL = 4096  # a reader's buffer this size keeps each datagram to a few tasks
 libc = ctypes.CDLL(None, use_errno=True)
-results = []
-
-
-def check(name, ok, detail=""):
-    results.append(ok)
-    print("%s %s%s" % ("ok" if ok else "FAIL", name, (": " + detail) if detail else ""))
 
 
 def guarded(rec):
@@ -287,8 +282,7 @@ def main():
         for p in procs:
             p.kill()
             p.wait()
-    failed = results.count(False)
-    print("read_time: %d checks, %d failed" % (len(results), failed))
+    failed = tally("read_time")
     return 1 if failed else 0
 
 

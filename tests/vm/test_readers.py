@@ -25,15 +25,10 @@ import threading
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from vmcheck import check, tally  # noqa: E402
 import tdnl  # noqa: E402
 
 FIXED = tdnl.SHOW["base"] | tdnl.SHOW["stat"] | tdnl.SHOW["statm"] | tdnl.SHOW["io"]
-results = []
-
-
-def check(name, ok, detail=""):
-    results.append(ok)
-    print("%s %s%s" % ("ok" if ok else "FAIL", name, (": " + detail) if detail else ""))
 
 
 def dump(rcvbuf, show, scope="all_threads"):
@@ -155,8 +150,7 @@ def main():
         for p in sleepers + [big]:
             p.kill()
             p.wait()
-    failed = results.count(False)
-    print("readers: %d checks, %d failed" % (len(results), failed))
+    failed = tally("readers")
     return 1 if failed else 0
 
 

@@ -68,6 +68,7 @@ import threading
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from vmcheck import check, tally  # noqa: E402
 import tdnl  # noqa: E402
 from forked import drop_to as _drop_to, in_child  # noqa: E402
 
@@ -97,14 +98,6 @@ MS_REC, MS_PRIVATE = 0x4000, 1 << 18
 
 libc = ctypes.CDLL(None, use_errno=True)
 libc.syscall.restype = ctypes.c_long
-results = []
-
-
-def check(name, ok, detail=""):
-    results.append(bool(ok))
-    print("%s %s%s" % ("ok" if ok else "FAIL", name, (": " + detail) if detail else ""),
-          flush=True)
-    return ok
 
 
 def note(name, detail):
@@ -716,8 +709,7 @@ def main():
         for p in procs:
             p.kill()
             p.wait()
-    failed = results.count(False)
-    print("sandboxed: %d checks, %d failed" % (len(results), failed))
+    failed = tally("sandboxed")
     return 1 if failed else 0
 
 
