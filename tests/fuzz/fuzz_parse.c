@@ -174,30 +174,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 #else /* TD_FUZZ_SEED_MAIN: write the seed corpus */
 
-struct msg {
-	uint8_t b[8192];
-	size_t len;
-};
-
-static void put(struct msg *m, uint16_t type, const void *p, size_t n)
-{
-	struct nlattr nla = { .nla_len = (uint16_t)(NLA_HDRLEN + n), .nla_type = type };
-	size_t total = NLA_ALIGN(NLA_HDRLEN + n);
-
-	memcpy(m->b + m->len, &nla, sizeof(nla));
-	if (n)
-		memcpy(m->b + m->len + NLA_HDRLEN, p, n);
-	memset(m->b + m->len + NLA_HDRLEN + n, 0, total - NLA_HDRLEN - n);
-	m->len += total;
-}
-
-static void put_u32(struct msg *m, uint16_t type, uint32_t v)
-{
-	put(m, type, &v, 4);
-}
+#include "../unit/td_msg.h"
 
 /* Every field of every group struct, with its mask bit, from the header's members. */
-static void put_structs(struct msg *m, size_t tail, long short_by)
+static void put_structs(struct td_msg *m, size_t tail, long short_by)
 {
 	static const uint32_t words[2] = { 0xffffffffu, 0x3 };
 	static uint8_t buf[512];
@@ -231,64 +211,64 @@ static void put_structs(struct msg *m, size_t tail, long short_by)
 	for (size_t k = 0; k < sizeof(s) / sizeof(s[0]); k++) {
 		memset(buf, 0xee, sizeof(buf));
 		memcpy(buf, s[k].p, s[k].size);
-		put(m, s[k].attr, buf, (size_t)((long)(s[k].size + tail) - short_by));
+		td_msg_put(m, s[k].attr, buf, (size_t)((long)(s[k].size + tail) - short_by));
 		if (s[k].attr == TASK_DIAG_A_TASK_BASE)
-			put(m, TASK_DIAG_A_TASK_COMM, "bash", 5);
+			td_msg_put(m, TASK_DIAG_A_TASK_COMM, "bash", 5);
 		if (s[k].attr == TASK_DIAG_A_TASK_STATUS) {
-			put(m, TASK_DIAG_A_TASK_CPUS_ALLOWED, words, sizeof(words));
-			put(m, TASK_DIAG_A_TASK_MEMS_ALLOWED, words, 4);
+			td_msg_put(m, TASK_DIAG_A_TASK_CPUS_ALLOWED, words, sizeof(words));
+			td_msg_put(m, TASK_DIAG_A_TASK_MEMS_ALLOWED, words, 4);
 		}
 		if (s[k].attr == TASK_DIAG_A_TASK_CRED)
-			put(m, TASK_DIAG_A_TASK_GROUPS, words, sizeof(words));
+			td_msg_put(m, TASK_DIAG_A_TASK_GROUPS, words, sizeof(words));
 	}
 }
 
-static void build_full(struct msg *m, size_t tail, long short_by)
+static void build_full(struct td_msg *m, size_t tail, long short_by)
 {
 	m->len = 0;
-	put_u32(m, TASK_DIAG_A_TASK_PID, 4242);
-	put_u32(m, TASK_DIAG_A_TASK_TGID, 4240);
+	td_msg_put_u32(m, TASK_DIAG_A_TASK_PID, 4242);
+	td_msg_put_u32(m, TASK_DIAG_A_TASK_TGID, 4240);
 	put_structs(m, tail, short_by);
-	put(m, TASK_DIAG_A_TASK_CMDLINE, "bash\0-l", 8);
-	put_u32(m, TASK_DIAG_A_TASK_CMDLINE_LEN, 9000);
+	td_msg_put(m, TASK_DIAG_A_TASK_CMDLINE, "bash\0-l", 8);
+	td_msg_put_u32(m, TASK_DIAG_A_TASK_CMDLINE_LEN, 9000);
 }
 
-static void build_padded(struct msg *m)
+static void build_padded(struct td_msg *m)
 {
 	m->len = 0;
-	put(m, TASK_DIAG_A_TASK_PAD, NULL, 0);
-	put_u32(m, TASK_DIAG_A_TASK_PID, 7);
+	td_msg_put(m, TASK_DIAG_A_TASK_PAD, NULL, 0);
+	td_msg_put_u32(m, TASK_DIAG_A_TASK_PID, 7);
 	put_structs(m, 0, 0);
 }
 
-static void build_min(struct msg *m)
+static void build_min(struct td_msg *m)
 {
 	m->len = 0;
-	put_u32(m, TASK_DIAG_A_TASK_PID, 1);
+	td_msg_put_u32(m, TASK_DIAG_A_TASK_PID, 1);
 }
 
-static void build_unknown(struct msg *m)
+static void build_unknown(struct td_msg *m)
 {
 	m->len = 0;
-	put(m, TASK_DIAG_A_TASK_MAX + 1, "xyz", 3);
-	put_u32(m, TASK_DIAG_A_TASK_PID, 2);
-	put(m, TASK_DIAG_A_TASK_MAX + 2, "abcdefgh", 8);
-	put(m, TASK_DIAG_A_TASK_PAD, NULL, 0);
-	put(m, TASK_DIAG_A_TASK_COMM, "", 1);
-	put(m, TASK_DIAG_A_TASK_GROUPS, NULL, 0);
-	put_u32(m, TASK_DIAG_A_TASK_SHOW, 0x7f);
+	td_msg_put(m, TASK_DIAG_A_TASK_MAX + 1, "xyz", 3);
+	td_msg_put_u32(m, TASK_DIAG_A_TASK_PID, 2);
+	td_msg_put(m, TASK_DIAG_A_TASK_MAX + 2, "abcdefgh", 8);
+	td_msg_put(m, TASK_DIAG_A_TASK_PAD, NULL, 0);
+	td_msg_put(m, TASK_DIAG_A_TASK_COMM, "", 1);
+	td_msg_put(m, TASK_DIAG_A_TASK_GROUPS, NULL, 0);
+	td_msg_put_u32(m, TASK_DIAG_A_TASK_SHOW, 0x7f);
 }
 
 /* A string last, its padding cut off: one flipped byte from running off the end. */
-static void build_string_last(struct msg *m)
+static void build_string_last(struct td_msg *m)
 {
 	m->len = 0;
-	put_u32(m, TASK_DIAG_A_TASK_PID, 3);
-	put(m, TASK_DIAG_A_TASK_COMM, "kthreadd", 9);
+	td_msg_put_u32(m, TASK_DIAG_A_TASK_PID, 3);
+	td_msg_put(m, TASK_DIAG_A_TASK_COMM, "kthreadd", 9);
 	m->len -= 3;
 }
 
-static int write_seed(const char *dir, const char *name, const struct msg *m)
+static int write_seed(const char *dir, const char *name, const struct td_msg *m)
 {
 	char path[4096];
 	FILE *f;
@@ -304,7 +284,7 @@ static int write_seed(const char *dir, const char *name, const struct msg *m)
 
 int main(int argc, char **argv)
 {
-	static struct msg m;
+	static struct td_msg m;
 	int err = 0;
 
 	if (argc != 2) {

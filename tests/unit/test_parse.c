@@ -33,38 +33,11 @@
 #include <linux/task_diag.h>
 
 #include "internal.h"
+#include "td_msg.h"
 
-/* ---- a kernel-like message builder ------------------------------------ */
+/* ---- the message builder (td_msg.h), and one thing more ---------------- */
 
-struct msg {
-	uint8_t b[32768];
-	size_t len;
-};
-
-static void put_raw(struct msg *m, uint16_t type, const void *p, size_t n)
-{
-	struct nlattr nla = { .nla_len = (uint16_t)(NLA_HDRLEN + n), .nla_type = type };
-	size_t total = NLA_ALIGN(NLA_HDRLEN + n);
-
-	assert_true(m->len + total <= sizeof(m->b));
-	memcpy(m->b + m->len, &nla, sizeof(nla));
-	if (n)
-		memcpy(m->b + m->len + NLA_HDRLEN, p, n);
-	memset(m->b + m->len + NLA_HDRLEN + n, 0, total - NLA_HDRLEN - n);
-	m->len += total;
-}
-
-static void put_u32(struct msg *m, uint16_t type, uint32_t v)
-{
-	put_raw(m, type, &v, 4);
-}
-
-static void put_str(struct msg *m, uint16_t type, const char *s)
-{
-	put_raw(m, type, s, strlen(s) + 1);
-}
-
-static void set_nla_len(struct msg *m, size_t off, uint16_t len)
+static void set_nla_len(struct td_msg *m, size_t off, uint16_t len)
 {
 	memcpy(m->b + off, &len, sizeof(len));
 }
@@ -93,7 +66,7 @@ static int parse_bytes(const void *p, size_t len, struct taskdiag_task *t)
 	return parse_at(p, len, 4, t);
 }
 
-static int parse(const struct msg *m, struct taskdiag_task *t)
+static int parse(const struct td_msg *m, struct taskdiag_task *t)
 {
 	return parse_bytes(m->b, m->len, t);
 }
@@ -422,35 +395,35 @@ static void img_clear_bit(struct img *g, unsigned int bit)
  * field whose row is @clear, if any, with its mask bit clear), the
  * variable-length attributes.
  */
-static void build_full_ex(struct msg *m, size_t tail, const struct fixed *clear)
+static void build_full_ex(struct td_msg *m, size_t tail, const struct fixed *clear)
 {
 	struct img g;
 
 	m->len = 0;
-	put_u32(m, TASK_DIAG_A_TASK_PID, 4242);
-	put_u32(m, TASK_DIAG_A_TASK_TGID, 4240);
+	td_msg_put_u32(m, TASK_DIAG_A_TASK_PID, 4242);
+	td_msg_put_u32(m, TASK_DIAG_A_TASK_TGID, 4240);
 	for (size_t k = 0; k < N_STRUCTS; k++) {
 		img_build(&g, k, tail);
 		if (clear && clear->attr == structs[k].attr)
 			img_clear_bit(&g, clear->bit);
-		put_raw(m, structs[k].attr, g.b, g.len);
+		td_msg_put(m, structs[k].attr, g.b, g.len);
 		if (structs[k].attr == TASK_DIAG_A_TASK_BASE)
-			put_str(m, TASK_DIAG_A_TASK_COMM, full_comm);
+			td_msg_put_str(m, TASK_DIAG_A_TASK_COMM, full_comm);
 		if (structs[k].attr == TASK_DIAG_A_TASK_STATUS) {
-			put_raw(m, TASK_DIAG_A_TASK_CPUS_ALLOWED, full_cpus, sizeof(full_cpus));
-			put_raw(m, TASK_DIAG_A_TASK_MEMS_ALLOWED, full_mems, sizeof(full_mems));
-			put_raw(m, TASK_DIAG_A_TASK_NS_TGID, full_ns_tgid, sizeof(full_ns_tgid));
-			put_raw(m, TASK_DIAG_A_TASK_NS_PID, full_ns_pid, sizeof(full_ns_pid));
-			put_raw(m, TASK_DIAG_A_TASK_NS_PGID, full_ns_pgid, sizeof(full_ns_pgid));
-			put_raw(m, TASK_DIAG_A_TASK_NS_SID, full_ns_sid, sizeof(full_ns_sid));
+			td_msg_put(m, TASK_DIAG_A_TASK_CPUS_ALLOWED, full_cpus, sizeof(full_cpus));
+			td_msg_put(m, TASK_DIAG_A_TASK_MEMS_ALLOWED, full_mems, sizeof(full_mems));
+			td_msg_put(m, TASK_DIAG_A_TASK_NS_TGID, full_ns_tgid, sizeof(full_ns_tgid));
+			td_msg_put(m, TASK_DIAG_A_TASK_NS_PID, full_ns_pid, sizeof(full_ns_pid));
+			td_msg_put(m, TASK_DIAG_A_TASK_NS_PGID, full_ns_pgid, sizeof(full_ns_pgid));
+			td_msg_put(m, TASK_DIAG_A_TASK_NS_SID, full_ns_sid, sizeof(full_ns_sid));
 		}
 		if (structs[k].attr == TASK_DIAG_A_TASK_CRED)
-			put_raw(m, TASK_DIAG_A_TASK_GROUPS, full_groups, sizeof(full_groups));
+			td_msg_put(m, TASK_DIAG_A_TASK_GROUPS, full_groups, sizeof(full_groups));
 	}
-	put_raw(m, TASK_DIAG_A_TASK_CMDLINE, full_cmdline, sizeof(full_cmdline) - 1);
+	td_msg_put(m, TASK_DIAG_A_TASK_CMDLINE, full_cmdline, sizeof(full_cmdline) - 1);
 }
 
-static void build_full(struct msg *m)
+static void build_full(struct td_msg *m)
 {
 	build_full_ex(m, 0, NULL);
 }
@@ -536,7 +509,7 @@ static void check_full(const struct taskdiag_task *t)
 
 static void test_every_group_decoded(void **state)
 {
-	static struct msg m;
+	static struct td_msg m;
 	struct taskdiag_task t;
 
 	(void)state;
@@ -577,7 +550,7 @@ static void test_rows_cover_the_table(void **state)
  */
 static void test_any_alignment(void **state)
 {
-	static struct msg m;
+	static struct td_msg m;
 	struct taskdiag_task t;
 
 	(void)state;
@@ -603,7 +576,7 @@ static void test_any_alignment(void **state)
 /* A clear mask bit: that item is absent, whatever its bytes hold; the rest are there. */
 static void test_mask_bit_clear_is_absent(void **state)
 {
-	static struct msg m;
+	static struct td_msg m;
 	struct taskdiag_task t;
 
 	(void)state;
@@ -618,20 +591,20 @@ static void test_mask_bit_clear_is_absent(void **state)
 /* A mask of 0: a struct sent with nothing in it (every field withheld). */
 static void test_empty_mask(void **state)
 {
-	static struct msg m;
+	static struct td_msg m;
 	struct taskdiag_task t;
 	uint8_t zero[512] = { 0 };
 
 	(void)state;
 	m.len = 0;
-	put_u32(&m, TASK_DIAG_A_TASK_PID, 3);
-	put_u32(&m, TASK_DIAG_A_TASK_TGID, 3);
+	td_msg_put_u32(&m, TASK_DIAG_A_TASK_PID, 3);
+	td_msg_put_u32(&m, TASK_DIAG_A_TASK_TGID, 3);
 	for (size_t k = 0; k < N_STRUCTS; k++) {
 		memset(zero + 8, 0x5a, structs[k].size - 8);	/* values without their bits */
-		put_raw(&m, structs[k].attr, zero, structs[k].size);
+		td_msg_put(&m, structs[k].attr, zero, structs[k].size);
 		memset(zero, 0, sizeof(zero));
 	}
-	put_raw(&m, TASK_DIAG_A_TASK_CMDLINE, NULL, 0);	/* a kernel thread's empty cmdline */
+	td_msg_put(&m, TASK_DIAG_A_TASK_CMDLINE, NULL, 0);	/* a kernel thread's empty cmdline */
 
 	assert_int_equal(parse(&m, &t), 0);
 	assert_int_equal(taskdiag_task_pid(&t), 3);
@@ -657,7 +630,7 @@ static void test_empty_mask(void **state)
  */
 static void test_longer_payload_tail_ignored(void **state)
 {
-	static struct msg m;
+	static struct td_msg m;
 	struct taskdiag_task t;
 	static const size_t tails[] = { 1, 3, 4, 8, 12, 64 };
 
@@ -669,7 +642,7 @@ static void test_longer_payload_tail_ignored(void **state)
 	}
 	/* bits past the last field of each struct: nothing more is present */
 	m.len = 0;
-	put_u32(&m, TASK_DIAG_A_TASK_PID, 1);
+	td_msg_put_u32(&m, TASK_DIAG_A_TASK_PID, 1);
 	for (size_t k = 0; k < N_STRUCTS; k++) {
 		struct img g;
 		uint64_t mask = ~0ull;
@@ -680,7 +653,7 @@ static void test_longer_payload_tail_ignored(void **state)
 			if (fixed_values[i].attr == structs[k].attr)
 				img_put(&g, &fixed_values[i]);
 		memset(g.b + structs[k].size, 0xff, 16);
-		put_raw(&m, structs[k].attr, g.b, structs[k].size + 16);
+		td_msg_put(&m, structs[k].attr, g.b, structs[k].size + 16);
 	}
 	assert_int_equal(parse(&m, &t), 0);
 	for (size_t i = 0; i < N_FIXED; i++)
@@ -690,7 +663,7 @@ static void test_longer_payload_tail_ignored(void **state)
 /* Shorter than VER0: the whole message is malformed; exactly VER0 is fine. */
 static void test_shorter_than_ver0(void **state)
 {
-	static struct msg m;
+	static struct td_msg m;
 	struct taskdiag_task t;
 	struct img g;
 
@@ -701,8 +674,8 @@ static void test_shorter_than_ver0(void **state)
 			int ret;
 
 			m.len = 0;
-			put_u32(&m, TASK_DIAG_A_TASK_PID, 1);
-			put_raw(&m, structs[k].attr, g.b, len);
+			td_msg_put_u32(&m, TASK_DIAG_A_TASK_PID, 1);
+			td_msg_put(&m, structs[k].attr, g.b, len);
 			ret = parse(&m, &t);
 			if (ret != (len < structs[k].ver0 ? -EBADMSG : 0))
 				fail_msg("attribute %u with %zu of %zu bytes: %d", structs[k].attr, len,
@@ -802,7 +775,7 @@ static void test_libnl_message(void **state)
 
 static void test_unknown_attributes_skipped(void **state)
 {
-	static struct msg m;
+	static struct td_msg m;
 	struct taskdiag_task t;
 	struct img g;
 	const char *s;
@@ -810,21 +783,21 @@ static void test_unknown_attributes_skipped(void **state)
 
 	(void)state;
 	m.len = 0;
-	put_raw(&m, TASK_DIAG_A_TASK_MAX + 1, junk, sizeof(junk));	/* before the pid */
-	put_u32(&m, TASK_DIAG_A_TASK_PID, 10);
-	put_raw(&m, 0x3fff, junk, 3);
-	put_raw(&m, TASK_DIAG_A_TASK_MAX + 7, NULL, 0);
-	put_u32(&m, TASK_DIAG_A_TASK_TGID, 10);
+	td_msg_put(&m, TASK_DIAG_A_TASK_MAX + 1, junk, sizeof(junk));	/* before the pid */
+	td_msg_put_u32(&m, TASK_DIAG_A_TASK_PID, 10);
+	td_msg_put(&m, 0x3fff, junk, 3);
+	td_msg_put(&m, TASK_DIAG_A_TASK_MAX + 7, NULL, 0);
+	td_msg_put_u32(&m, TASK_DIAG_A_TASK_TGID, 10);
 	/* request-only attributes in a reply mean nothing */
-	put_u32(&m, TASK_DIAG_A_TASK_SCOPE, 1);
-	put_raw(&m, TASK_DIAG_A_TASK_SHOW, junk, 2);
-	put_raw(&m, TASK_DIAG_A_TASK_PROCFS_FD, junk, 9);
+	td_msg_put_u32(&m, TASK_DIAG_A_TASK_SCOPE, 1);
+	td_msg_put(&m, TASK_DIAG_A_TASK_SHOW, junk, 2);
+	td_msg_put(&m, TASK_DIAG_A_TASK_PROCFS_FD, junk, 9);
 	/* an unknown attribute flagged as a nest */
-	put_raw(&m, (TASK_DIAG_A_TASK_MAX + 2) | NLA_F_NESTED, junk, 8);
+	td_msg_put(&m, (TASK_DIAG_A_TASK_MAX + 2) | NLA_F_NESTED, junk, 8);
 	img_build(&g, 0, 0);
-	put_raw(&m, TASK_DIAG_A_TASK_BASE, g.b, g.len);
-	put_str(&m, TASK_DIAG_A_TASK_COMM, "init");
-	put_raw(&m, TASK_DIAG_A_TASK_MAX + 1, junk, 1);	/* last */
+	td_msg_put(&m, TASK_DIAG_A_TASK_BASE, g.b, g.len);
+	td_msg_put_str(&m, TASK_DIAG_A_TASK_COMM, "init");
+	td_msg_put(&m, TASK_DIAG_A_TASK_MAX + 1, junk, 1);	/* last */
 
 	assert_int_equal(parse(&m, &t), 0);
 	assert_int_equal(taskdiag_task_pid(&t), 10);
@@ -845,18 +818,18 @@ static void test_unknown_attributes_skipped(void **state)
 /* PAD attributes, zero-length as the kernel writes them and with payload. */
 static void test_pad_skipped(void **state)
 {
-	static struct msg m;
+	static struct td_msg m;
 	struct taskdiag_task t;
 	uint64_t zero = 0;
 
 	(void)state;
 	m.len = 0;
-	put_raw(&m, TASK_DIAG_A_TASK_PAD, NULL, 0);
-	put_u32(&m, TASK_DIAG_A_TASK_PID, 5);
-	put_raw(&m, TASK_DIAG_A_TASK_PAD, &zero, 4);
-	put_u32(&m, TASK_DIAG_A_TASK_TGID, 5);
-	put_raw(&m, TASK_DIAG_A_TASK_PAD, &zero, 8);
-	put_raw(&m, TASK_DIAG_A_TASK_PAD, NULL, 0);
+	td_msg_put(&m, TASK_DIAG_A_TASK_PAD, NULL, 0);
+	td_msg_put_u32(&m, TASK_DIAG_A_TASK_PID, 5);
+	td_msg_put(&m, TASK_DIAG_A_TASK_PAD, &zero, 4);
+	td_msg_put_u32(&m, TASK_DIAG_A_TASK_TGID, 5);
+	td_msg_put(&m, TASK_DIAG_A_TASK_PAD, &zero, 8);
+	td_msg_put(&m, TASK_DIAG_A_TASK_PAD, NULL, 0);
 
 	assert_int_equal(parse(&m, &t), 0);
 	assert_int_equal(taskdiag_task_pid(&t), 5);
@@ -870,7 +843,7 @@ static void test_pad_skipped(void **state)
 
 static void test_absent_is_not_zero(void **state)
 {
-	static struct msg m;
+	static struct td_msg m;
 	struct taskdiag_task t;
 	uint8_t stat[sizeof(struct task_diag_stat)];
 	uint64_t mask = 1ull << TASK_DIAG_STAT_F_UTIME | 1ull << TASK_DIAG_STAT_F_NICE |
@@ -882,9 +855,9 @@ static void test_absent_is_not_zero(void **state)
 	memset(stat, 0, sizeof(stat));
 	memcpy(stat, &mask, sizeof(mask));
 	m.len = 0;
-	put_u32(&m, TASK_DIAG_A_TASK_PID, 8);
-	put_u32(&m, TASK_DIAG_A_TASK_TGID, 8);
-	put_raw(&m, TASK_DIAG_A_TASK_STAT, stat, sizeof(stat));
+	td_msg_put_u32(&m, TASK_DIAG_A_TASK_PID, 8);
+	td_msg_put_u32(&m, TASK_DIAG_A_TASK_TGID, 8);
+	td_msg_put(&m, TASK_DIAG_A_TASK_STAT, stat, sizeof(stat));
 
 	assert_int_equal(parse(&m, &t), 0);
 	assert_true(taskdiag_task_has(&t, TASKDIAG_ITEM_STAT_UTIME));
@@ -908,7 +881,7 @@ static void test_absent_is_not_zero(void **state)
 
 static void test_wrong_type_getter(void **state)
 {
-	static struct msg m;
+	static struct td_msg m;
 	struct taskdiag_task t;
 	uint64_t u;
 	int64_t s;
@@ -941,7 +914,7 @@ static void test_wrong_type_getter(void **state)
 /* The bulk getter gives what the typed getters give, item by item. */
 static void test_get_items(void **state)
 {
-	static struct msg m;
+	static struct td_msg m;
 	struct taskdiag_task t;
 	enum taskdiag_item items[TASKDIAG_ITEM__COUNT + 3];
 	struct taskdiag_value vals[TASKDIAG_ITEM__COUNT + 3];
@@ -1009,15 +982,15 @@ static void test_get_items(void **state)
 /* A second message into the same record leaves nothing of the first. */
 static void test_record_reset(void **state)
 {
-	static struct msg m;
+	static struct td_msg m;
 	struct taskdiag_task t;
 
 	(void)state;
 	build_full(&m);
 	assert_int_equal(parse(&m, &t), 0);
 	m.len = 0;
-	put_u32(&m, TASK_DIAG_A_TASK_PID, 9);
-	put_u32(&m, TASK_DIAG_A_TASK_TGID, 9);
+	td_msg_put_u32(&m, TASK_DIAG_A_TASK_PID, 9);
+	td_msg_put_u32(&m, TASK_DIAG_A_TASK_TGID, 9);
 	assert_int_equal(td_nl_parse_task(m.b, m.len, &t), 0);
 	assert_int_equal(taskdiag_task_pid(&t), 9);
 	for (int i = 0; i < TASKDIAG_ITEM__COUNT; i++)
@@ -1029,7 +1002,7 @@ static void test_record_reset(void **state)
 
 static void test_missing_pid(void **state)
 {
-	static struct msg m;
+	static struct td_msg m;
 	struct taskdiag_task t;
 	struct img g;
 
@@ -1037,14 +1010,14 @@ static void test_missing_pid(void **state)
 	m.len = 0;
 	assert_int_equal(parse(&m, &t), -EBADMSG);	/* nothing at all */
 
-	put_u32(&m, TASK_DIAG_A_TASK_TGID, 9);
+	td_msg_put_u32(&m, TASK_DIAG_A_TASK_TGID, 9);
 	img_build(&g, 0, 0);
-	put_raw(&m, TASK_DIAG_A_TASK_BASE, g.b, g.len);
+	td_msg_put(&m, TASK_DIAG_A_TASK_BASE, g.b, g.len);
 	assert_int_equal(parse(&m, &t), -EBADMSG);
 
 	/* only padding */
 	m.len = 0;
-	put_raw(&m, TASK_DIAG_A_TASK_PAD, NULL, 0);
+	td_msg_put(&m, TASK_DIAG_A_TASK_PAD, NULL, 0);
 	assert_int_equal(parse(&m, &t), -EBADMSG);
 }
 
@@ -1055,7 +1028,7 @@ static void test_missing_pid(void **state)
  */
 static void test_truncated_everywhere(void **state)
 {
-	static struct msg m;
+	static struct td_msg m;
 	struct taskdiag_task t;
 	size_t starts[64], lens[64], n_attrs = 0, off = 0;
 
@@ -1089,7 +1062,7 @@ static void test_truncated_everywhere(void **state)
 
 static void test_truncated_attribute(void **state)
 {
-	static struct msg m;
+	static struct td_msg m;
 	struct taskdiag_task t;
 	struct img g;
 	size_t off;
@@ -1097,35 +1070,35 @@ static void test_truncated_attribute(void **state)
 	(void)state;
 	/* the last attribute claims 4 bytes more than there are */
 	m.len = 0;
-	put_u32(&m, TASK_DIAG_A_TASK_PID, 1);
+	td_msg_put_u32(&m, TASK_DIAG_A_TASK_PID, 1);
 	off = m.len;
-	put_raw(&m, TASK_DIAG_A_TASK_CMDLINE, "abcd", 4);
+	td_msg_put(&m, TASK_DIAG_A_TASK_CMDLINE, "abcd", 4);
 	set_nla_len(&m, off, NLA_HDRLEN + 8);
 	assert_int_equal(parse(&m, &t), -EBADMSG);
 
 	/* a struct running past the end of the message */
 	m.len = 0;
-	put_u32(&m, TASK_DIAG_A_TASK_PID, 1);
+	td_msg_put_u32(&m, TASK_DIAG_A_TASK_PID, 1);
 	off = m.len;
 	img_build(&g, 1, 0);
-	put_raw(&m, TASK_DIAG_A_TASK_STAT, g.b, g.len);
+	td_msg_put(&m, TASK_DIAG_A_TASK_STAT, g.b, g.len);
 	set_nla_len(&m, off, (uint16_t)(NLA_HDRLEN + g.len + 4));
 	assert_int_equal(parse(&m, &t), -EBADMSG);
 
 	/* an unknown attribute running past the end is no better */
 	m.len = 0;
-	put_u32(&m, TASK_DIAG_A_TASK_PID, 1);
+	td_msg_put_u32(&m, TASK_DIAG_A_TASK_PID, 1);
 	off = m.len;
-	put_raw(&m, TASK_DIAG_A_TASK_MAX + 1, "abcd", 4);
+	td_msg_put(&m, TASK_DIAG_A_TASK_MAX + 1, "abcd", 4);
 	set_nla_len(&m, off, 0xffff);
 	assert_int_equal(parse(&m, &t), -EBADMSG);
 
 	/* nla_len below the header size */
 	for (uint16_t bad = 0; bad < NLA_HDRLEN; bad++) {
 		m.len = 0;
-		put_u32(&m, TASK_DIAG_A_TASK_PID, 1);
+		td_msg_put_u32(&m, TASK_DIAG_A_TASK_PID, 1);
 		off = m.len;
-		put_u32(&m, TASK_DIAG_A_TASK_TGID, 1);
+		td_msg_put_u32(&m, TASK_DIAG_A_TASK_TGID, 1);
 		set_nla_len(&m, off, bad);
 		if (parse(&m, &t) != -EBADMSG)
 			fail_msg("nla_len %u accepted", bad);
@@ -1133,7 +1106,7 @@ static void test_truncated_attribute(void **state)
 
 	/* a stub shorter than an attribute header at the end */
 	m.len = 0;
-	put_u32(&m, TASK_DIAG_A_TASK_PID, 1);
+	td_msg_put_u32(&m, TASK_DIAG_A_TASK_PID, 1);
 	assert_int_equal(parse_bytes(m.b, m.len + 2, &t), -EBADMSG);
 }
 
@@ -1143,7 +1116,7 @@ static void test_wrong_size(void **state)
 	static const uint16_t attrs[] = { TASK_DIAG_A_TASK_PID, TASK_DIAG_A_TASK_TGID,
 					  TASK_DIAG_A_TASK_CMDLINE_LEN };
 	static const size_t sizes[] = { 0, 1, 2, 3, 5, 7, 8, 9, 16 };
-	static struct msg m;
+	static struct td_msg m;
 	struct taskdiag_task t;
 	uint8_t v[16] = { 1 };
 
@@ -1154,10 +1127,10 @@ static void test_wrong_size(void **state)
 
 			m.len = 0;
 			if (attrs[a] != TASK_DIAG_A_TASK_PID)
-				put_u32(&m, TASK_DIAG_A_TASK_PID, 1);
-			put_raw(&m, attrs[a], v, sizes[k]);
+				td_msg_put_u32(&m, TASK_DIAG_A_TASK_PID, 1);
+			td_msg_put(&m, attrs[a], v, sizes[k]);
 			if (attrs[a] == TASK_DIAG_A_TASK_PID)
-				put_u32(&m, TASK_DIAG_A_TASK_TGID, 1);
+				td_msg_put_u32(&m, TASK_DIAG_A_TASK_TGID, 1);
 			ret = parse(&m, &t);
 			if (ret != -EBADMSG)
 				fail_msg("attribute %u with %zu bytes: %d, want -EBADMSG", attrs[a],
@@ -1168,32 +1141,32 @@ static void test_wrong_size(void **state)
 
 static void test_string_without_nul(void **state)
 {
-	static struct msg m;
+	static struct td_msg m;
 	struct taskdiag_task t;
 	const char *s;
 
 	(void)state;
 	m.len = 0;
-	put_u32(&m, TASK_DIAG_A_TASK_PID, 1);
-	put_raw(&m, TASK_DIAG_A_TASK_COMM, "bash", 4);
+	td_msg_put_u32(&m, TASK_DIAG_A_TASK_PID, 1);
+	td_msg_put(&m, TASK_DIAG_A_TASK_COMM, "bash", 4);
 	assert_int_equal(parse(&m, &t), -EBADMSG);
 
 	/* empty payload: not even a NUL */
 	m.len = 0;
-	put_u32(&m, TASK_DIAG_A_TASK_PID, 1);
-	put_raw(&m, TASK_DIAG_A_TASK_COMM, NULL, 0);
+	td_msg_put_u32(&m, TASK_DIAG_A_TASK_PID, 1);
+	td_msg_put(&m, TASK_DIAG_A_TASK_COMM, NULL, 0);
 	assert_int_equal(parse(&m, &t), -EBADMSG);
 
 	/* the NUL in the padding does not count: nla_len says 3 bytes */
 	m.len = 0;
-	put_u32(&m, TASK_DIAG_A_TASK_PID, 1);
-	put_raw(&m, TASK_DIAG_A_TASK_COMM, "abc", 3);	/* padded with one NUL */
+	td_msg_put_u32(&m, TASK_DIAG_A_TASK_PID, 1);
+	td_msg_put(&m, TASK_DIAG_A_TASK_COMM, "abc", 3);	/* padded with one NUL */
 	assert_int_equal(parse(&m, &t), -EBADMSG);
 
 	/* the empty string is a string */
 	m.len = 0;
-	put_u32(&m, TASK_DIAG_A_TASK_PID, 1);
-	put_str(&m, TASK_DIAG_A_TASK_COMM, "");
+	td_msg_put_u32(&m, TASK_DIAG_A_TASK_PID, 1);
+	td_msg_put_str(&m, TASK_DIAG_A_TASK_COMM, "");
 	assert_int_equal(parse(&m, &t), 0);
 	assert_int_equal(taskdiag_task_get_string(&t, TASKDIAG_ITEM_BASE_COMM, &s), 0);
 	assert_string_equal(s, "");
@@ -1205,7 +1178,7 @@ static void test_u32_array_length(void **state)
 					  TASK_DIAG_A_TASK_MEMS_ALLOWED, TASK_DIAG_A_TASK_NS_TGID,
 					  TASK_DIAG_A_TASK_NS_PID, TASK_DIAG_A_TASK_NS_PGID,
 					  TASK_DIAG_A_TASK_NS_SID };
-	static struct msg m;
+	static struct td_msg m;
 	struct taskdiag_task t;
 	const uint32_t words[2] = { 1, 2 };
 
@@ -1213,8 +1186,8 @@ static void test_u32_array_length(void **state)
 	for (size_t a = 0; a < sizeof(attrs) / sizeof(attrs[0]); a++) {
 		for (size_t len = 0; len <= 8; len++) {
 			m.len = 0;
-			put_u32(&m, TASK_DIAG_A_TASK_PID, 1);
-			put_raw(&m, attrs[a], words, len);
+			td_msg_put_u32(&m, TASK_DIAG_A_TASK_PID, 1);
+			td_msg_put(&m, attrs[a], words, len);
 			assert_int_equal(parse(&m, &t), len % 4 ? -EBADMSG : 0);
 		}
 	}
@@ -1223,16 +1196,16 @@ static void test_u32_array_length(void **state)
 /* cmdline is bytes: no NUL needed, odd lengths fine; CMDLINE_LEN a u32. */
 static void test_cmdline_bytes(void **state)
 {
-	static struct msg m;
+	static struct td_msg m;
 	struct taskdiag_task t;
 	const void *data;
 	size_t len;
 
 	(void)state;
 	m.len = 0;
-	put_u32(&m, TASK_DIAG_A_TASK_PID, 1);
-	put_raw(&m, TASK_DIAG_A_TASK_CMDLINE, "abc", 3);
-	put_u32(&m, TASK_DIAG_A_TASK_CMDLINE_LEN, 0xfffffff0u);
+	td_msg_put_u32(&m, TASK_DIAG_A_TASK_PID, 1);
+	td_msg_put(&m, TASK_DIAG_A_TASK_CMDLINE, "abc", 3);
+	td_msg_put_u32(&m, TASK_DIAG_A_TASK_CMDLINE_LEN, 0xfffffff0u);
 	assert_int_equal(parse(&m, &t), 0);
 	assert_int_equal(taskdiag_task_get_bytes(&t, TASKDIAG_ITEM_CMDLINE, &data, &len), 0);
 	assert_int_equal(len, 3);

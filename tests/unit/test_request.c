@@ -30,6 +30,7 @@
 #include <linux/task_diag.h>
 
 #include "internal.h"
+#include "td_msg.h"
 
 static const char *so_path;
 
@@ -252,55 +253,31 @@ static void test_procfs_filters(void **state)
 	taskdiag_close(td);
 }
 
-/* A reply message: pid, tgid, and @extra attributes. */
-static size_t build(unsigned char *buf, const void *extra, size_t extra_len)
+/* A reply message: pid and tgid 42; the test puts what follows. */
+static void reply_start(struct td_msg *m)
 {
-	struct nlattr a = { .nla_len = NLA_HDRLEN + 4 };
-	uint32_t pid = 42;
-	size_t off = 0;
-
-	a.nla_type = TASK_DIAG_A_TASK_PID;
-	memcpy(buf + off, &a, sizeof(a));
-	memcpy(buf + off + NLA_HDRLEN, &pid, 4);
-	off += NLA_ALIGN(a.nla_len);
-	a.nla_type = TASK_DIAG_A_TASK_TGID;
-	memcpy(buf + off, &a, sizeof(a));
-	memcpy(buf + off + NLA_HDRLEN, &pid, 4);
-	off += NLA_ALIGN(a.nla_len);
-	if (extra_len)
-		memcpy(buf + off, extra, extra_len);
-	return off + extra_len;
-}
-
-static size_t put_attr(unsigned char *p, int type, const void *data, uint16_t len)
-{
-	struct nlattr a = { .nla_len = (uint16_t)(NLA_HDRLEN + len), .nla_type = (uint16_t)type };
-
-	memcpy(p, &a, sizeof(a));
-	if (len)	/* a flag has no payload, and may have no pointer */
-		memcpy(p + NLA_HDRLEN, data, len);
-	memset(p + NLA_HDRLEN + len, 0, NLA_ALIGN(a.nla_len) - a.nla_len);
-	return NLA_ALIGN(a.nla_len);
+	m->len = 0;
+	td_msg_put_u32(m, TASK_DIAG_A_TASK_PID, 42);
+	td_msg_put_u32(m, TASK_DIAG_A_TASK_TGID, 42);
 }
 
 static void test_decode_stamp_and_idle(void **state)
 {
-	unsigned char extra[64], buf[128];
 	uint64_t stamp = 0x123456789abcULL, v = 0;
 	static struct taskdiag_task t;
-	size_t n, len;
+	static struct td_msg m;
 
 	(void)state;
 	/* Neither: no stamp, not idle. */
-	len = build(buf, NULL, 0);
-	assert_int_equal(td_nl_parse_task(buf, len, &t), 0);
+	reply_start(&m);
+	assert_int_equal(td_nl_parse_task(m.b, m.len, &t), 0);
 	assert_int_equal(taskdiag_task_next_ran_since(&t, &v), -ENOENT);
 	assert_false(taskdiag_task_is_idle(&t));
 	/* Both. */
-	n = put_attr(extra, TASK_DIAG_A_TASK_NEXT_RAN_SINCE, &stamp, 8);
-	n += put_attr(extra + n, TASK_DIAG_A_TASK_RAN_SINCE_IDLE, NULL, 0);
-	len = build(buf, extra, n);
-	assert_int_equal(td_nl_parse_task(buf, len, &t), 0);
+	reply_start(&m);
+	td_msg_put(&m, TASK_DIAG_A_TASK_NEXT_RAN_SINCE, &stamp, 8);
+	td_msg_put(&m, TASK_DIAG_A_TASK_RAN_SINCE_IDLE, NULL, 0);
+	assert_int_equal(td_nl_parse_task(m.b, m.len, &t), 0);
 	assert_int_equal(taskdiag_task_next_ran_since(&t, &v), 0);
 	assert_true(v == stamp);
 	assert_true(taskdiag_task_is_idle(&t));
@@ -309,13 +286,13 @@ static void test_decode_stamp_and_idle(void **state)
 	assert_int_equal(taskdiag_task_next_ran_since(NULL, &v), -EINVAL);
 	assert_int_equal(taskdiag_task_next_ran_since(&t, NULL), -EINVAL);
 	/* Malformed: a stamp of 4 bytes, a flag with a payload. */
-	n = put_attr(extra, TASK_DIAG_A_TASK_NEXT_RAN_SINCE, &stamp, 4);
-	len = build(buf, extra, n);
-	assert_int_equal(td_nl_parse_task(buf, len, &t), -EBADMSG);
+	reply_start(&m);
+	td_msg_put(&m, TASK_DIAG_A_TASK_NEXT_RAN_SINCE, &stamp, 4);
+	assert_int_equal(td_nl_parse_task(m.b, m.len, &t), -EBADMSG);
 	assert_false(taskdiag_task_is_idle(&t));
-	n = put_attr(extra, TASK_DIAG_A_TASK_RAN_SINCE_IDLE, &stamp, 4);
-	len = build(buf, extra, n);
-	assert_int_equal(td_nl_parse_task(buf, len, &t), -EBADMSG);
+	reply_start(&m);
+	td_msg_put(&m, TASK_DIAG_A_TASK_RAN_SINCE_IDLE, &stamp, 4);
+	assert_int_equal(td_nl_parse_task(m.b, m.len, &t), -EBADMSG);
 	assert_false(taskdiag_task_is_idle(&t));
 }
 
