@@ -133,7 +133,9 @@ struct out {
 	size_t rows;
 	struct tdbuf cells;	/* the table: NUL-terminated cells, row by row, header first */
 	size_t *width;
-	struct om *om;		/* OUT_OPENMETRICS: where the records go (tda_openmetrics.c) */
+	/* Where each record goes instead of a row, or NULL (the metrics set it). */
+	void (*sink)(void *arg, const struct taskdiag_task *t);
+	void *sink_arg;
 };
 
 /* The columns without -o: a table like ps's, or for -s, JSON and CSV every item. */
@@ -178,8 +180,6 @@ struct om_opts {
 	long count;		/* --count N: that many files, then exit; 0: no limit */
 };
 
-struct om;
-
 /* The option's argument into @om (a usage error if bad). */
 void om_parse_aggregate(struct om_opts *om, const char *arg);
 void om_parse_interval(struct om_opts *om, const char *arg);
@@ -196,8 +196,6 @@ uint32_t om_groups(void);
 int run_openmetrics(struct out *o, struct taskdiag *td, const struct taskdiag_request *req,
 		    const pid_t *pids, size_t npids, const char *replay,
 		    const struct om_opts *opts);
-/* One record of a dump (called by tda_out.c for OUT_OPENMETRICS). */
-void om_task(struct om *om, const struct taskdiag_task *t);
 
 /* ------------------------------------------------------------------------
  * Errors (tda_errors.c)

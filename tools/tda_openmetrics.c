@@ -311,8 +311,10 @@ static char *label_value(struct tdbuf *b, const char *s, size_t n)
 	return buf_copy(b);
 }
 
-void om_task(struct om *om, const struct taskdiag_task *t)
+/* One record of a dump: run_dump() hands each over (struct out's sink). */
+static void om_task(void *arg, const struct taskdiag_task *t)
 {
+	struct om *om = arg;
 	const char *comm = "", *name;
 	struct om_rec *r;
 	uint64_t euid;
@@ -723,7 +725,8 @@ int run_openmetrics(struct out *o, struct taskdiag *td, const struct taskdiag_re
 			return report(-errno, NULL, "--textfile %s: cannot write there", opts->textfile);
 	}
 	om.boot_ns = (uint64_t)o->cx.boot_time * 1000000000u;
-	o->om = &om;
+	o->sink = om_task;
+	o->sink_arg = &om;
 	out_begin(o);
 	if (loop) {
 		struct sigaction sa = { .sa_handler = on_signal };
@@ -771,6 +774,7 @@ int run_openmetrics(struct out *o, struct taskdiag *td, const struct taskdiag_re
 	free(om.groups);
 	tdbuf_free(&om.out);
 	tdbuf_free(&om.text);
-	o->om = NULL;
+	o->sink = NULL;
+	o->sink_arg = NULL;
 	return ret;
 }

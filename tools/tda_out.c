@@ -374,8 +374,8 @@ static void out_task(struct out *o, const struct taskdiag_task *t)
 	struct tv v;
 	size_t i;
 
-	if (o->om) {
-		om_task(o->om, t);
+	if (o->sink) {
+		o->sink(o->sink_arg, t);
 		return;
 	}
 	if (o->mode == OUT_QUIET) {
