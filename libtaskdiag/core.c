@@ -161,19 +161,6 @@ const char *taskdiag_extack(const struct taskdiag *td)
 	return td && td->has_extack ? td->extack : NULL;
 }
 
-void td_set_extack(struct taskdiag *td, const char *msg, size_t len)
-{
-	if (!msg) {
-		td->has_extack = false;
-		return;
-	}
-	if (len >= sizeof(td->extack))
-		len = sizeof(td->extack) - 1;
-	memcpy(td->extack, msg, len);
-	td->extack[len] = '\0';
-	td->has_extack = true;
-}
-
 /* The 0.4 members: counts within the module's limit, arrays where counted. */
 static bool td_req_filters_ok(const struct taskdiag_request *req)
 {

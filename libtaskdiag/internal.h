@@ -235,6 +235,24 @@ struct taskdiag {
 	int procfs_fd;		/* taskdiag_set_procfs(), or -1 */
 };
 
+/*
+ * The handle's last error message: the kernel's extack or a backend's own
+ * (@len bytes of @msg, cut to fit); NULL: none. Inline, so that every
+ * backend sets it without calling back up into core.c.
+ */
+static inline void td_set_extack(struct taskdiag *td, const char *msg, size_t len)
+{
+	if (!msg) {
+		td->has_extack = false;
+		return;
+	}
+	if (len >= sizeof(td->extack))
+		len = sizeof(td->extack) - 1;
+	memcpy(td->extack, msg, len);
+	td->extack[len] = '\0';
+	td->has_extack = true;
+}
+
 struct taskdiag_iter {
 	struct taskdiag *td;
 	struct taskdiag_request req;
@@ -274,7 +292,6 @@ TD_HIDDEN int td_group_index(uint32_t group);
 TD_HIDDEN int td_procfs_rootfd(const struct taskdiag *td);
 /* One /proc/PID/maps line (modified in place) into @v (vma_procfs.c). */
 TD_HIDDEN int td_vma_parse_maps_line(char *line, struct taskdiag_vma *v);
-TD_HIDDEN void td_set_extack(struct taskdiag *td, const char *msg, size_t len);
 
 /*
  * td_nl_parse_task() - decode one task_diag reply message
