@@ -616,7 +616,8 @@ static void parse_args(int argc, char **argv, struct opts *o)
 	if (o->scope_clash)
 		usage_error("-a, -A, -p, -t and -c are exclusive");
 	if (given(o, OPT_MAPS)) {
-		check_mode_args(o, "--maps", maps_takes, sizeof(maps_takes) / sizeof(maps_takes[0]));
+		check_mode_args(o, "--maps", maps_takes,
+				sizeof(maps_takes) / sizeof(maps_takes[0]));
 		if (o->naddrs && o->npids != 1)
 			usage_error("--addr needs -p with one pid");
 		return;
@@ -820,7 +821,8 @@ int main(int argc, char **argv)
 		ret = taskdiag_open(&td, b);
 		if (ret) {
 			if (opt.dump_raw)
-				tda_errors.needs_module = "--dump-raw, which records the module's netlink replies,";
+				tda_errors.needs_module =
+					"--dump-raw, which records the module's netlink replies,";
 			ret = report(ret, NULL, "%s", opt.dump_raw ? "--dump-raw" :
 				     b == TASKDIAG_BACKEND_NETLINK ? "netlink backend" :
 				     b == TASKDIAG_BACKEND_PROCFS ? "procfs backend" : "opening the backend");

@@ -91,8 +91,8 @@ int report(int err, struct taskdiag *td, const char *fmt, ...)
 	vsnprintf(what, sizeof(what), fmt, ap);
 	va_end(ap);
 	if (err == -EBADMSG && tda_errors.replay)
-		snprintf(msg, sizeof(msg), "%s: not a task_diag recording, or a truncated or corrupt one",
-			 what);
+		snprintf(msg, sizeof(msg),
+			 "%s: not a task_diag recording, or a truncated or corrupt one", what);
 	else if (err == -TASKDIAG_ENOMODULE && tda_errors.needs_module)
 		/* --backend procfs is refused with these: name what they need */
 		snprintf(msg, sizeof(msg), "%s: %s (%s needs the module: " TD_MODULE_HINT ")",

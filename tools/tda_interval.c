@@ -77,7 +77,8 @@ static void header(const struct tda_interval *o)
 	putchar('\n');
 }
 
-static void record(const struct tda_interval *o, const struct taskdiag_diff *diff, size_t i, double t)
+static void record(const struct tda_interval *o, const struct taskdiag_diff *diff, size_t i,
+		   double t)
 {
 	const struct taskdiag_task *task = taskdiag_diff_task(diff, i);
 	const char *comm = "";
