@@ -46,15 +46,11 @@ import subprocess
 import sys
 import tempfile
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "pylib"))
+from tdcheck import check, failures  # noqa: E402
+
 TDA, TDPS, SRC, CHECK = sys.argv[1:5]
 MAN = os.path.join(SRC, "docs", "man")
-failures = []
-
-
-def check(ok, what):
-    print("%s %s" % ("ok" if ok else "FAIL", what), flush=True)
-    if not ok:
-        failures.append(what)
 
 
 def run(argv, stdout=subprocess.PIPE):

@@ -25,15 +25,11 @@ import tempfile
 import termios
 import time
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "pylib"))
+from tdcheck import check, failures  # noqa: E402
+
 TOP = "/usr/bin/top"
 TIMEOUT = 10
-failures = []
-
-
-def check(ok, what):
-    print("%s %s" % ("ok" if ok else "FAIL", what), flush=True)
-    if not ok:
-        failures.append(what)
 
 
 def env():
