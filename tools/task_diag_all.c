@@ -5,8 +5,8 @@
  * task_diag kernel module or from /proc.
  *
  * This file: the options (one table for the dump, the metrics, --interval
- * and --maps), error reports and main(); tda.h says what the others hold
- * (values, output, --verify, --interval, --maps). --dump-raw records the raw
+ * and --maps) and main(); tda.h says what the others hold (values, output,
+ * errors, --verify, --interval, --maps). --dump-raw records the raw
  * netlink reply stream and --replay decodes it again.
  *
  * Exit codes (also in usage() and task_diag_all.1): see enum tda_exit.
@@ -67,10 +67,8 @@ struct opts {
 	const char *comm;	/* --comm */
 	struct om_opts om;	/* -f openmetrics or prometheus, --aggregate, --textfile,
 				 * --interval, --count */
-	bool all_threads;	/* -A given */
 	bool scope_clash;	/* two of -a, -A, -p, -t, -c that do not go together */
 	bool interval_mode;	/* --interval without the metrics formats */
-	bool help;		/* -h: --help, or --maps --help */
 	uint32_t vma_filter;	/* --file-backed, --exec, --build-id (--maps) */
 	uint64_t *addrs;	/* --addr (--maps) */
 	size_t naddrs;
@@ -413,7 +411,7 @@ static const char *option_name(int c)
 
 	for (l = long_opts; l->name && l->val != c; l++)
 		;
-	if (c < 256 && l->name)
+	if (c > 0 && c < 256 && strchr(short_opts, c) && l->name)
 		snprintf(name, sizeof(name), "-%c (--%s)", c, l->name);
 	else
 		snprintf(name, sizeof(name), "--%s", l->name ? l->name : "?");
@@ -474,7 +472,6 @@ static void parse_args(int argc, char **argv, struct opts *o)
 			break;
 		case 'A':
 			set_scope(o, TASKDIAG_SCOPE_ALL_THREADS, 0);
-			o->all_threads = true;
 			break;
 		case 'p':
 			add_pids(o, optarg);
@@ -581,8 +578,7 @@ static void parse_args(int argc, char **argv, struct opts *o)
 		case OPT_ADDR:
 			add_addrs(o, optarg);
 			break;
-		case 'h':
-			o->help = true;
+		case 'h':	/* --help, or --maps --help: once the mode is known */
 			break;
 		case 'V':
 			printf(PROG " %s (libtaskdiag)\n", TDA_VERSION);
@@ -595,7 +591,7 @@ static void parse_args(int argc, char **argv, struct opts *o)
 			break;
 		}
 	}
-	if (o->help) {
+	if (given(o, 'h')) {
 		if (given(o, OPT_MAPS))
 			tda_maps_usage(stdout);
 		else
@@ -743,7 +739,7 @@ int main(int argc, char **argv)
 	if (opt.interval_mode) {
 		struct tda_interval io = {
 			.interval = opt.om.interval, .count = opt.om.count,
-			.threads = opt.all_threads, .pids = opt.pids, .npids = opt.npids,
+			.threads = given(&opt, 'A'), .pids = opt.pids, .npids = opt.npids,
 			.mode = opt.mode, .backend = opt.backend,
 			.quiet_fallback = opt.quiet_fallback,
 		};
