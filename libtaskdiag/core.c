@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
  * libtaskdiag: handles, iteration, the callback API on top of it, typed
- * getters and error messages. Backends live in netlink.c and procfs.c.
+ * getters and error messages. Backends live in netlink.c (on nl.c) and procfs.c.
  */
 #include <errno.h>
 #include <limits.h>

@@ -262,7 +262,7 @@ struct taskdiag_iter {
 
 extern const struct td_backend td_netlink_backend TD_HIDDEN;
 extern const struct td_backend td_procfs_backend TD_HIDDEN;
-/* A replay handle's backend (netlink.c): the netlink iteration over a file. */
+/* A replay handle's backend (replay.c): the netlink iteration over a file. */
 extern const struct td_backend td_replay_backend TD_HIDDEN;
 /* The backends' VMA iterators (vma_netlink.c, vma_procfs.c). */
 extern const struct td_vma_ops td_vma_netlink_ops TD_HIDDEN;
@@ -288,8 +288,6 @@ TD_HIDDEN int td_procfs_open_at(struct taskdiag *td, const char *root);
 TD_HIDDEN int td_procfs_open_fd(struct taskdiag *td, int fd);
 
 TD_HIDDEN int td_group_index(uint32_t group);
-/* The procfs backend's proc root, a directory descriptor (procfs.c). */
-TD_HIDDEN int td_procfs_rootfd(const struct taskdiag *td);
 /* One /proc/PID/maps line (modified in place) into @v (vma_procfs.c). */
 TD_HIDDEN int td_vma_parse_maps_line(char *line, struct taskdiag_vma *v);
 
@@ -308,7 +306,7 @@ TD_HIDDEN int td_vma_parse_maps_line(char *line, struct taskdiag_vma *v);
  */
 TD_HIDDEN int td_nl_parse_task(const void *attrs, size_t len, struct taskdiag_task *t);
 
-/* td_nl_parse_family() (netlink.c): the family lookup's answer, version checked. */
+/* td_nl_parse_family() (nl.c): the family lookup's answer, version checked. */
 TD_HIDDEN int td_nl_parse_family(const void *attrs, size_t len, uint16_t *id);
 
 /*
@@ -320,7 +318,7 @@ TD_HIDDEN int td_nl_parse_family(const void *attrs, size_t len, uint16_t *id);
 TD_HIDDEN int td_nl_errno(int nle_err);
 
 /*
- * Record and replay (netlink.c; the file format is described there).
+ * Record and replay (record.c, replay.c; the file format: record.h).
  * td_nl_set_record(): @td is a live netlink handle with no iteration
  * running; writes the file header to @fd and records from then on (@fd < 0
  * stops). td_nl_replay_open(): reads and checks the header of @fd and sets

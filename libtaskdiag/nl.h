@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * libtaskdiag internals of the netlink backend, shared by netlink.c (the
- * socket, the iteration over datagrams), record.c (the recording file and
- * the replay handle, which runs the same iteration over a file), decode.c
+ * libtaskdiag internals of the netlink backend, shared by nl.c (the
+ * transport: the socket, requests, the next reply message), netlink.c (the
+ * task iteration over datagrams), record.c (the recording file), replay.c
+ * (the replay handle, which runs the same iteration over a file), decode.c
  * (a task's attributes) and vma_netlink.c (get-vma's replies).
  */
 #ifndef TASKDIAG_NL_H
@@ -64,9 +65,12 @@ struct td_nl;
 /*
  * A datagram source: put the next datagram into nl->buf and its length in
  * nl->len (nl->off = 0); return 0 or a negative errno. The socket's
- * (netlink.c) and a recording's (record.c).
+ * (nl.c) and a recording's (replay.c).
  */
 typedef int (*td_nl_recv_fn)(struct td_nl *nl);
+
+/* The socket's datagram source (nl.c): one datagram into nl->buf, and recorded. */
+TD_HIDDEN int td_nl_sock_recv(struct td_nl *nl);
 
 /*
  * The backend's part of a handle. One iteration at a time runs on a handle,

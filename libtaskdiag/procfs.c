@@ -77,14 +77,6 @@
 #define TD_GROUPS_STAT_FILE	(TASKDIAG_GROUP_BASE | TASKDIAG_GROUP_STAT)
 #define TD_GROUPS_STATUS_FILE	(TASKDIAG_GROUP_BASE | TASKDIAG_GROUP_STATUS | TASKDIAG_GROUP_CRED)
 
-/* td->priv: the handle's proc root and host constants. */
-struct td_procfs {
-	int rootfd;
-	uint64_t tick_ns;	/* ns per clock tick */
-	uint64_t page_size;
-	unsigned int mems_words; /* BITS_TO_U32(nr_node_ids), 0 if not known */
-};
-
 struct td_pf_ent {
 	pid_t pid;	/* the record's pid (a tid in thread scopes) */
 	pid_t tgid;	/* its directory's process, 0 where status tells */
@@ -792,11 +784,6 @@ int td_procfs_open_at(struct taskdiag *td, const char *root)
 int td_procfs_open_fd(struct taskdiag *td, int fd)
 {
 	return fd < 0 ? td_pf_setup(td, AT_FDCWD, NULL) : td_pf_setup(td, fd, ".");
-}
-
-int td_procfs_rootfd(const struct taskdiag *td)
-{
-	return ((const struct td_procfs *)td->priv)->rootfd;
 }
 
 const struct td_backend td_procfs_backend = {

@@ -3,7 +3,8 @@
  * libtaskdiag internals of the procfs backend: the parsers of the procfs
  * text files (procfs_parse.c), pure functions of a buffer that fill a
  * record, apart from the /proc walk that reads the files (procfs.c). The
- * unit tests and a fuzzer can call them on any bytes.
+ * unit tests and a fuzzer can call them on any bytes. Also the handle's
+ * state, which the VMA iterator (vma_procfs.c) opens files under.
  */
 #ifndef TASKDIAG_PROCFS_H
 #define TASKDIAG_PROCFS_H
@@ -21,6 +22,20 @@
 #define TD_PF_MAX_GROUPS	1024
 /* NStgid, NSpid, NSpgid, NSsid: items TASKDIAG_ITEM_STATUS_NSTGID on. */
 #define TD_PF_NS_LINES		4
+
+/* td->priv of a procfs handle (procfs.c): the handle's proc root and host constants. */
+struct td_procfs {
+	int rootfd;
+	uint64_t tick_ns;	/* ns per clock tick */
+	uint64_t page_size;
+	unsigned int mems_words; /* BITS_TO_U32(nr_node_ids), 0 if not known */
+};
+
+/* The procfs handle's proc root, a directory descriptor (vma_procfs.c opens in it). */
+static inline int td_procfs_rootfd(const struct taskdiag *td)
+{
+	return ((const struct td_procfs *)td->priv)->rootfd;
+}
 
 struct td_pf_words {
 	uint32_t *w;

@@ -19,6 +19,7 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
+#include "procfs.h"
 #include "vma.h"
 
 static int td_vma_cmp_pid(const void *a, const void *b)

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * tdtop: a top on libtaskdiag. tdtop.c: options, the two samples and their
- * diff, the rows and how top lays them out, batch mode; tdtop_tui.c: the
- * interactive screen (ncurses) and its keys.
+ * tdtop: a top on libtaskdiag. tdtop.c: options and batch mode;
+ * tdtop_rows.c: the two samples and their diff, the rows and how top lays
+ * them out; tdtop_tui.c: the interactive screen (ncurses) and its keys.
  */
 #ifndef TDTOP_H
 #define TDTOP_H
@@ -73,6 +73,7 @@ struct tdtop {
 	char msg[160];		/* one-shot message for the screen */
 };
 
+/* tdtop_rows.c */
 int tdtop_refresh(struct tdtop *tt);
 /* The five summary lines and the column header, laid out as top's. */
 void tdtop_summary(const struct tdtop *tt, char lines[5][512]);
@@ -81,7 +82,6 @@ void tdtop_row_text(const struct tdtop *tt, const struct tdtop_row *r, char *buf
 		    int width);
 const char *tdtop_col_name(enum tdtop_col c);
 int tdtop_user_lookup(const char *name, uid_t *uid);
-void tdtop_sleep(double seconds);
 
 /* tdtop_tui.c: the interactive mode; returns the exit status. */
 int tdtop_tui(struct tdtop *tt);

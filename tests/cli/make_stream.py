@@ -6,7 +6,7 @@ The messages are put together from the ABI alone: attribute numbers, the
 group structs (members, types, hence offsets by natural alignment) and
 their mask bits are parsed out of include/uapi/linux/task_diag.h here, not
 taken from the library. The recording format is the one documented in
-libtaskdiag/record.c:
+libtaskdiag/record.h:
 
   header  "TDIAGRAW" | u32 format (1) | u32 TASK_DIAG_FAMILY_VERSION
   record  u32 type | u32 length | payload   (1: request, 2: datagram)

@@ -26,7 +26,7 @@
 
 #include "internal.h"
 
-/* What internal.h and netlink.c promise, code by code. */
+/* What internal.h and nl.c promise, code by code. */
 static const struct {
 	int nle;
 	int err;
@@ -71,7 +71,7 @@ static const struct {
 
 #define N_MAPPING (sizeof(mapping) / sizeof(mapping[0]))
 
-/* libnl returns its codes negated; netlink.c accepts either sign. */
+/* libnl returns its codes negated; nl.c accepts either sign. */
 static void test_mapping(void **state)
 {
 	(void)state;
