@@ -32,8 +32,13 @@ import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
+sys.path.insert(0, os.path.join(HERE, "..", "pylib"))
 import make_stream  # noqa: E402
+import tdcheck  # noqa: E402
 from make_stream import TASKS  # noqa: E402
+from tdcheck import check, failures  # noqa: E402
+
+tdcheck.failures_only = True
 
 TOOL = MAN = None
 HZ = os.sysconf("SC_CLK_TCK")
@@ -47,13 +52,6 @@ ADDRS = {"stat." + n for n in ("start_code", "end_code", "start_stack", "kstk_es
                                "kstk_eip", "start_data", "end_data", "start_brk",
                                "arg_start", "arg_end", "env_start", "env_end")}
 BITMAPS = {"status.cpus_allowed", "status.mems_allowed"}
-failures = []
-
-
-def check(ok, what):
-    if not ok:
-        failures.append(what)
-        print("FAIL", what)
 
 
 def run(*args, stdin=None, env=None):

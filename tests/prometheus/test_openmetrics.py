@@ -56,13 +56,18 @@ import tempfile
 import time
 from decimal import Decimal
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "pylib"))
+import tdcheck  # noqa: E402
+from tdcheck import check, failures  # noqa: E402
+
+tdcheck.failures_only = True
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 TOOL = None
 BACKEND = "procfs"
 HZ = os.sysconf("SC_CLK_TCK")
 PAGE = os.sysconf("SC_PAGE_SIZE")
 PREFIX = "taskdiag_process_"
-failures = []
 
 # The documented families (docs/prometheus.md): name -> (type, label, series).
 FAMILIES = {
@@ -108,14 +113,6 @@ for _ in range(int(sys.argv[3])):
 os.kill(os.getpid(), signal.SIGSTOP)
 time.sleep(1000)
 """
-
-
-def check(ok, what):
-    if not ok:
-        failures.append(what)
-        print("FAIL", what)
-        sys.stdout.flush()
-    return ok
 
 
 def run(*args, user=None):
