@@ -49,36 +49,46 @@ static void tdtop_sleep(double seconds)
 /* ------------------------------------------------------------------------
  * Batch mode and options
  */
+/* A frame, as top -b prints it: written in one piece from the shared text buffer. */
 static int batch(struct tdtop *tt)
 {
 	char lines[5][512], line[8192];
+	struct tdbuf out = { 0 };
 	long frame;
 	size_t i;
-	int k, err;
+	int k, err = 0;
 
 	for (frame = 0; !tt->iterations || frame < tt->iterations; frame++) {
+		tdbuf_clear(&out);
 		if (frame) {
 			tdtop_sleep(tt->delay);
-			fputc('\n', stdout);
+			tdbuf_addc(&out, '\n');
 		}
 		err = tdtop_refresh(tt);
 		if (err)
-			return err;
+			break;
 		tdtop_summary(tt, lines);
-		for (k = 0; k < 5; k++)
-			puts(lines[k]);
-		fputc('\n', stdout);
+		for (k = 0; k < 5; k++) {
+			tdbuf_puts(&out, lines[k]);
+			tdbuf_addc(&out, '\n');
+		}
+		tdbuf_addc(&out, '\n');
 		/* top leaves the last column of its width empty in batch mode */
 		tdtop_header(tt, line, sizeof(line), tt->width - 1);
-		puts(line);
+		tdbuf_puts(&out, line);
+		tdbuf_addc(&out, '\n');
 		for (i = 0; i < tt->nrows; i++) {
 			tdtop_row_text(tt, &tt->rows[i], line, sizeof(line), tt->width - 1);
-			puts(line);
+			tdbuf_puts(&out, line);
+			tdbuf_addc(&out, '\n');
 		}
-		if (fflush(stdout))
-			return -errno;
+		if (fwrite(out.p, 1, out.len, stdout) != out.len || fflush(stdout)) {
+			err = errno ? -errno : -EIO;
+			break;
+		}
 	}
-	return 0;
+	tdbuf_free(&out);
+	return err;
 }
 
 static void usage(FILE *f)
