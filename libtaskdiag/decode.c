@@ -19,15 +19,18 @@
 
 #include "nl.h"
 
-/* The library's structs are the header's; VER0 is the oldest size a reader accepts. */
-_Static_assert(sizeof(struct task_diag_base) == TASK_DIAG_BASE_SIZE_VER0, "base: VER0 is the size");
-_Static_assert(sizeof(struct task_diag_stat) == TASK_DIAG_STAT_SIZE_VER0, "stat: VER0 is the size");
-_Static_assert(sizeof(struct task_diag_statm) == TASK_DIAG_STATM_SIZE_VER0, "statm: VER0 is the size");
-_Static_assert(sizeof(struct task_diag_io) == TASK_DIAG_IO_SIZE_VER0, "io: VER0 is the size");
-_Static_assert(sizeof(struct task_diag_status) == TASK_DIAG_STATUS_SIZE_VER0,
-	       "status: VER0 is the size");
-_Static_assert(sizeof(struct task_diag_cred) == TASK_DIAG_CRED_SIZE_VER0, "cred: VER0 is the size");
-_Static_assert(sizeof(struct task_diag_mem) == TASK_DIAG_MEM_SIZE_VER0, "mem: VER0 is the size");
+/*
+ * The library's structs are the header's; VER0 is the oldest size a reader
+ * accepts, at most the size (a struct grows at its end: the fields past a
+ * shorter payload read as not set).
+ */
+_Static_assert(sizeof(struct task_diag_base) >= TASK_DIAG_BASE_SIZE_VER0, "base: VER0 fits");
+_Static_assert(sizeof(struct task_diag_stat) >= TASK_DIAG_STAT_SIZE_VER0, "stat: VER0 fits");
+_Static_assert(sizeof(struct task_diag_statm) >= TASK_DIAG_STATM_SIZE_VER0, "statm: VER0 fits");
+_Static_assert(sizeof(struct task_diag_io) >= TASK_DIAG_IO_SIZE_VER0, "io: VER0 fits");
+_Static_assert(sizeof(struct task_diag_status) >= TASK_DIAG_STATUS_SIZE_VER0, "status: VER0 fits");
+_Static_assert(sizeof(struct task_diag_cred) >= TASK_DIAG_CRED_SIZE_VER0, "cred: VER0 fits");
+_Static_assert(sizeof(struct task_diag_mem) >= TASK_DIAG_MEM_SIZE_VER0, "mem: VER0 fits");
 _Static_assert(offsetof(struct task_diag_base, mask) == 0 &&
 	       offsetof(struct task_diag_stat, mask) == 0 &&
 	       offsetof(struct task_diag_statm, mask) == 0 &&

@@ -23,6 +23,9 @@
 #                                              structs that C code filled
 #                                              through the uapi header as SPEC
 #                                              says (tests/spec/ynl_decode.py)
+#   tests/spec/test_spec.sh fields             docs/fields.md names every
+#                                              item of libtaskdiag/items_gen.h
+#                                              (group.field)
 #   tests/spec/test_spec.sh mutations          each check above fails on a
 #                                              copy changed in one way, and
 #                                              the generator refuses specs
@@ -174,7 +177,20 @@ mutations() {
 	echo "test_spec: all mutations caught"
 }
 
+fields() {
+	"$PY" - "$root/libtaskdiag/items_gen.h" "$root/docs/fields.md" <<'PYEOF'
+import re, sys
+items = re.findall(r"X\((\w+), (\w+), TASKDIAG_ITEM_\w+,", open(sys.argv[1]).read())
+doc = open(sys.argv[2]).read()
+missing = ["%s.%s" % i for i in items if "`%s.%s`" % i not in doc]
+if not items or missing:
+    print("FAIL: docs/fields.md does not name %s" % (", ".join(missing) or "any item"))
+    sys.exit(1)
+print("ok: docs/fields.md names all %d items" % len(items))
+PYEOF
+}
+
 case "${1:-}" in
-regenerate | schema | layouts | compile | ynl | mutations) "$@" ;;
-*) sed -n '4,28p' "$0" >&2; exit 2 ;;
+regenerate | schema | layouts | compile | ynl | fields | mutations) "$@" ;;
+*) sed -n '4,32p' "$0" >&2; exit 2 ;;
 esac

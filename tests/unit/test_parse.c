@@ -660,7 +660,10 @@ static void test_longer_payload_tail_ignored(void **state)
 		check_fixed(&t, &fixed_values[i]);
 }
 
-/* Shorter than VER0: the whole message is malformed; exactly VER0 is fine. */
+/*
+ * Shorter than VER0: the whole message is malformed; exactly VER0 is fine,
+ * and a field added after version 0 (past VER0) is then absent.
+ */
 static void test_shorter_than_ver0(void **state)
 {
 	static struct td_msg m;
@@ -681,9 +684,17 @@ static void test_shorter_than_ver0(void **state)
 				fail_msg("attribute %u with %zu of %zu bytes: %d", structs[k].attr, len,
 					 structs[k].ver0, ret);
 		}
-		for (size_t i = 0; i < N_FIXED; i++)
-			if (fixed_values[i].attr == structs[k].attr)
-				check_fixed(&t, &fixed_values[i]);
+		for (size_t i = 0; i < N_FIXED; i++) {
+			const struct fixed *f = &fixed_values[i];
+
+			if (f->attr != structs[k].attr)
+				continue;
+			if (f->off + (size_t)abs(f->size) <= structs[k].ver0)
+				check_fixed(&t, f);
+			else if (taskdiag_task_has(&t, f->item))
+				fail_msg("%s.%s: present past VER0", td_items[f->item].group_name,
+					 td_items[f->item].name);
+		}
 	}
 }
 

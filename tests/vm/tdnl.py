@@ -66,7 +66,7 @@ class Struct:
             off += size * n
         self.size = (off + align - 1) // align * align
         self.ver0 = consts["TASK_DIAG_%s_SIZE_VER0" % name.upper()]
-        if self.size != self.ver0:
+        if self.size < self.ver0:
             raise ValueError("struct task_diag_%s: %d bytes, SIZE_VER0 %d"
                              % (name, self.size, self.ver0))
         if self.fields[0][:2] != ("mask", 0) or self.fields[0][2] != "Q":
