@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0
 """What the tests' scripts share: a named check that is counted when it
-fails, and a command run as ps and the tools are compared (C locale, no
-COLUMNS from the caller's terminal, no standard input)."""
+fails, in the host tests' form (check) and the guest tests' (named, with
+tally at the end), and a command run as ps and the tools are compared (C
+locale, no COLUMNS from the caller's terminal, no standard input)."""
 import os
 import subprocess
 
@@ -17,6 +18,26 @@ def check(ok, what):
     if not ok:
         failures.append(what)
     return ok
+
+
+results = []   # every check named() made, True or False
+
+
+def named(name, ok, detail=""):
+    """Print "ok NAME" or "FAIL NAME: DETAIL" and count it; returns ok."""
+    results.append(bool(ok))
+    print("%s %s%s" % ("ok" if ok else "FAIL", name, (": " + detail) if detail else ""),
+          flush=True)
+    if not ok:
+        failures.append(name)
+    return ok
+
+
+def tally(what):
+    """Print "WHAT: N checks, M failed" of named()'s checks; returns M."""
+    failed = results.count(False)
+    print("%s: %d checks, %d failed" % (what, len(results), failed))
+    return failed
 
 
 def env():

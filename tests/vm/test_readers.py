@@ -25,7 +25,8 @@ import threading
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from vmcheck import check, tally  # noqa: E402
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "pylib"))
+from tdcheck import named as check, tally  # noqa: E402
 import tdnl  # noqa: E402
 
 FIXED = tdnl.SHOW["base"] | tdnl.SHOW["stat"] | tdnl.SHOW["statm"] | tdnl.SHOW["io"]
