@@ -425,8 +425,10 @@ def ran_since_cases():
     quiet_set = set(idle) | set(wakers[n // 2:])  # never woken by the test
     check("fixtures set up and asleep", settle(wakers + idle + doomed + [tt]))
     ttid = max(int(x) for x in os.listdir("/proc/%d/task" % tt))
-    rt0 = {p: runtime(p) for p in quiet_set}
-    cpu0 = {p: last_cpu(p) for p in quiet_set}
+    # tt's own run time and CPU (schedstat and stat's processor field are the
+    # leader thread's), for its sleeping main thread.
+    rt0 = {p: runtime(p) for p in quiet_set | {tt}}
+    cpu0 = {p: last_cpu(p) for p in quiet_set | {tt}}
     c = tdnl.Client()
     procs, threads = tdnl.SCOPE["all_processes"], tdnl.SCOPE["all_threads"]
     first = c.request(scope=procs, show=SHOW, raw_attrs=f_since(0))
@@ -465,8 +467,13 @@ def ran_since_cases():
               "%d of %d present %s; %d records in all, %d in a full dump; migrated %s"
               % (len(still), len(quiet), still, len(second), len(first), sorted(moved)))
         if scope == threads:
+            # Unless it ran or was migrated (the same oracle as above).
+            rt1, cpu1 = runtime(tt), last_cpu(tt)
+            tt_quiet = rt0[tt] == rt1 and cpu0[tt] == cpu1
             check("ran-since [threads]: the sleeping main thread of %d is absent" % tt,
-                  tt not in got)
+                  tt not in got or not tt_quiet,
+                  "absent" if tt not in got else
+                  "present; its run time %s -> %s, CPU %s -> %s" % (rt0[tt], rt1, cpu0[tt], cpu1))
         # With ran-since-idle: everything, idle ones flagged with pid and tgid only.
         before = {t["pid"] for t in c.request(scope=scope)}
         withidle = c.request(scope=scope, show=SHOW, raw_attrs=f_since(stamp, idle=True))
