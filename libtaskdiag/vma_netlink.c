@@ -9,6 +9,7 @@
  */
 #include <errno.h>
 #include <string.h>
+#include <time.h>
 
 #include <netlink/genl/genl.h>
 #include <netlink/msg.h>
@@ -18,6 +19,15 @@
 
 /* Addresses per get-vma request: the addrs attribute's limit (16384 bytes). */
 #define TD_VMA_QUERY_CHUNK	2048
+
+/*
+ * Sends of a get-vma request at most (per iteration) while the kernel
+ * answers EAGAIN before any reply: the request's first process was busy
+ * (in exec, or its mmap lock held) for the 20 ms the kernel may wait under
+ * genetlink's cb_lock. The pauses between them grow by 10 ms: 1.9 s in
+ * all, 2.3 s with the kernel's waits.
+ */
+#define TD_VMA_BUSY_TRIES	20
 
 /*
  * Send a get-vma request: it->req's (a dump), or, with @n addresses at
@@ -32,8 +42,6 @@ static int td_vma_nl_send(struct taskdiag_vma_iter *it, const uint64_t *addrs, s
 	struct nl_msg *msg;
 	int err;
 
-	if (nl->state == TD_NL_RUNNING && !n)
-		return -EBUSY;
 	err = td_nl_dump_msg(nl, TASK_DIAG_CMD_GET_VMA, &msg);
 	if (err)
 		return err;
@@ -57,11 +65,40 @@ static int td_vma_nl_send(struct taskdiag_vma_iter *it, const uint64_t *addrs, s
 	if (err)
 		return err;
 	td_nl_expect_replies(nl);
+	it->last_n = n;
+	it->replied = false;
 	return 0;
+}
+
+/*
+ * The request just ended with @err: send it again if the kernel said its
+ * first process was busy (EAGAIN, no reply before it), a bounded number of
+ * times. Return 1 (sent again) or @err.
+ */
+static int td_vma_nl_busy(struct taskdiag_vma_iter *it, int err)
+{
+	struct timespec pause;
+	int ret;
+
+	if (err != -EAGAIN || it->replied || it->busy_tries >= TD_VMA_BUSY_TRIES - 1)
+		return err;
+	it->busy_tries++;
+	pause.tv_sec = 0;
+	pause.tv_nsec = 10000000L * it->busy_tries;
+	while (nanosleep(&pause, &pause) && errno == EINTR)
+		;
+	td_set_extack(it->td, NULL, 0);
+	ret = td_vma_nl_send(it, it->last_n ? it->q.addrs + it->sent - it->last_n : NULL,
+			     it->last_n);
+	return ret ? ret : 1;
 }
 
 static int td_vma_nl_start(struct taskdiag_vma_iter *it)
 {
+	struct td_nl *nl = it->td->priv;
+
+	if (nl->state == TD_NL_RUNNING)
+		return -EBUSY;
 	return td_vma_nl_send(it, NULL, 0);
 }
 
@@ -158,6 +195,8 @@ static int td_vma_nl_next(struct taskdiag_vma_iter *it)
 			size_t alen, off = 0;
 			bool pid = false;
 
+			it->replied = true;
+
 			if (nlh->nlmsg_len < NLMSG_HDRLEN + GENL_HDRLEN)
 				return -EBADMSG;
 			alen = nlh->nlmsg_len - NLMSG_HDRLEN - GENL_HDRLEN;
@@ -184,7 +223,10 @@ static int td_vma_nl_next(struct taskdiag_vma_iter *it)
 			nl->pending = false;
 			ret = nlh->nlmsg_type == NLMSG_DONE ? td_nl_done_msg(it->td, nlh) :
 							      td_nl_error_msg(it->td, nlh);
-			return ret ? ret : 0;
+			ret = td_vma_nl_busy(it, ret);
+			if (ret == 1)
+				continue;
+			return ret;
 		}
 	}
 }

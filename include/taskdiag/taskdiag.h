@@ -822,7 +822,10 @@ struct taskdiag_vma_iter;
  *
  * Processes the caller may not read are left out of a walk of every
  * process; for one process, that is -EACCES (from taskdiag_vma_iter_next()
- * on netlink). End it with taskdiag_vma_iter_end().
+ * on netlink). On netlink, a request whose first process stays busy (in
+ * exec, or its memory map locked) for the 20 ms the kernel may wait for it
+ * is sent again, for up to about 2 s in all; -EAGAIN after that. End it
+ * with taskdiag_vma_iter_end().
  *
  * Return: 0, -EINVAL (a bad request), -EBUSY, -ENOMEM, or another
  * negative errno.
@@ -835,7 +838,8 @@ TASKDIAG_API int taskdiag_vma_iter_start(struct taskdiag *td,
  * @vma: set to a record valid until the next call or taskdiag_vma_iter_end()
  *
  * Return: 1 with @vma set, 0 at the end, or a negative errno (-EACCES,
- * -ESRCH for one process; -EBADMSG for a malformed reply).
+ * -ESRCH for one process; -EAGAIN, see taskdiag_vma_iter_start();
+ * -EBADMSG for a malformed reply).
  */
 TASKDIAG_API int taskdiag_vma_iter_next(struct taskdiag_vma_iter *it,
 					const struct taskdiag_vma **vma);

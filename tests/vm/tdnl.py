@@ -22,6 +22,7 @@ import os
 import re
 import socket
 import struct
+import time
 
 NETLINK_GENERIC = 16
 NETLINK_CAP_ACK = 10
@@ -218,6 +219,7 @@ class Client:
         self.sock.bind((0, 0))
         self.rcvbuf = rcvbuf
         self.datagrams = 0  # datagrams received, and the largest, for the tests
+        self.vma_busy = 0   # get-vma dumps sent again after EAGAIN (vma_request())
         self.max_datagram = 0
         self.seq = 0
         self.family, self.version = self._resolve(abi.consts["TASK_DIAG_FAMILY_NAME"])
@@ -336,10 +338,23 @@ class Client:
         """A get-vma dump: {pid: [vma, ...]}, each vma the dict of struct vma's
         fields plus "name" when the entry has one. Messages of one process
         must be consecutive and their VMAs ascending and disjoint; pids must
-        ascend (ValueError otherwise)."""
-        seq = self.send_vma_request(**kw)
+        ascend (ValueError otherwise). A dump whose first process was busy
+        under cb_lock (EAGAIN before any message: the ABI says retry) is
+        sent again, up to VMA_BUSY_TRIES times; self.vma_busy counts them."""
+        for tries in range(1, VMA_BUSY_TRIES + 1):
+            got = []
+            try:
+                return self._vma_dump(self.send_vma_request(**kw), got)
+            except NetlinkError as e:
+                if e.errno != errno.EAGAIN or got or tries == VMA_BUSY_TRIES:
+                    raise
+                self.vma_busy += 1
+                time.sleep(0.01 * tries)
+
+    def _vma_dump(self, seq, got):
         out, last = {}, None
         for msg in self.recv_msgs(seq):
+            got.append(1)
             pid, vmas = decode_vma_msg(msg[4:])
             if last is not None and pid != last:
                 if pid < last or pid in out:
@@ -354,6 +369,7 @@ class Client:
         return out
 
 
+VMA_BUSY_TRIES = 20   # a get-vma dump's sends at most, while its first process is busy
 VMA_FIELDS = ("start", "end", "offset", "inode", "flags", "dev_major", "dev_minor")
 # struct vma as one struct.Struct (its members, from the header, are
 # contiguous): a VMA dump has tens of thousands of entries.

@@ -29,9 +29,13 @@ their own, where FUSE mounts are allowed:
    base, stat, cmdline and mem, a dump and a do of scope task for the
    stalled pid (its message is the first, under cb_lock) and a get-vma of
    it. Each sendmsg() must return within 20 s; later dump batches run in
-   the reader's recvmsg() and may wait there. Once the FUSE connection is
-   aborted, the all-processes dump must end and carry the process with the
-   cmdline procfs then reads, and its mem group.
+   the reader's recvmsg() and may wait there. With --vma-lib (tests/vm/
+   vma_lib.c), libtaskdiag's VMA dump of the stalled pid ends within 20 s
+   with EAGAIN while the stall lasts (it sends the request again for about
+   2 s, then gives up), and one started a second before the abort carries
+   the process's VMAs (the library sent it again until the lock was free).
+   Once the FUSE connection is aborted, the all-processes dump must end and
+   carry the process with the cmdline procfs then reads, and its mem group.
 
 In each part, while the stall lasts: (a) CTRL_CMD_GETFAMILY (a client of
 its own, SO_RCVTIMEO) answers within 20 s; (b) insmod of a Debian module
@@ -463,6 +467,15 @@ def x_task(spid, how):
     say("reply", since(t0), res)
 
 
+def lib_vma(vma_lib, spid):
+    """libtaskdiag's VMA dump of spid (vma_lib netlink PID)."""
+    say("sending")
+    t0 = time.monotonic()
+    r = subprocess.run([vma_lib, "netlink", str(spid)], stdout=subprocess.PIPE,
+                       stderr=subprocess.PIPE, text=True, timeout=2 * WAIT)
+    say("reply", since(t0), r.returncode, len(r.stdout.splitlines()), r.stderr.strip())
+
+
 def read_cmdline(pid):
     t0 = time.monotonic()
     with open("/proc/%d/cmdline" % pid, "rb") as f:
@@ -727,7 +740,7 @@ def task_state(pid):
         return "?", str(e)
 
 
-def part2(mdir, used):
+def part2(mdir, used, vma_lib):
     p = Part("2", WORK + "/mnt2", "read")
     spid, helpers = None, []
     try:
@@ -779,12 +792,32 @@ def part2(mdir, used):
             if m and m[0] == "reply":
                 info("2: %s: %s after %.2f s" % (names[how], m[2], m[1]))
         p.family_checks(mdir, used, "pid %d's mmap lock is stuck" % spid)
+        late = None
+        if vma_lib:
+            lv = Proc("lib-vma", lib_vma, vma_lib, spid)
+            p.waiters.append(("the library's VMA dump during the stall", lv))
+            m = lv.wait_for(WAIT, "reply")
+            check("2: the library's VMA dump of pid %d ends within %d s with EAGAIN while "
+                  "its mmap lock stays stuck" % (spid, WAIT),
+                  bool(m and m[0] == "reply" and m[2] == 1
+                       and "temporarily unavailable" in m[4]),
+                  "still waiting" if m is None else str(m[1:]))
+            late = Proc("lib-vma-late", lib_vma, vma_lib, spid)
+            p.waiters.append(("the library's VMA dump across the abort", late))
+            late.wait_for(WAIT, "sending")
+            time.sleep(1)
         done = x1.find("done")
         info("2: the all-processes dump %s while the stall lasted" % (
             "ended (%s)" % (done[1:],) if done else "was still waiting (in a later batch: "
             "recvmsg, outside cb_lock)" if x1.find("sent") else "was still in sendmsg()"))
 
         p.abort()
+        if late:
+            m = late.wait_for(RELEASE_WAIT, "reply")
+            check("2: the library's VMA dump of pid %d started a second before the abort "
+                  "gets its VMAs (sent again while the lock was busy)" % spid,
+                  bool(m and m[0] == "reply" and m[2] == 0 and m[3] > 0),
+                  "still waiting" if m is None else str(m[1:]))
         m = x1.wait_for(RELEASE_WAIT, "done")
         check("2: once the stall is aborted, the all-processes dump ends within %d s"
               % RELEASE_WAIT, bool(m and m[0] == "done"), str(m))
@@ -814,13 +847,14 @@ def main(argv):
               "root in the guest (scripts/vm-run)")
         return 1
     cache = argv[argv.index("--cache") + 1] if "--cache" in argv else None
+    vma_lib = argv[argv.index("--vma-lib") + 1] if "--vma-lib" in argv else None
     mdir = module_dir(cache)
     info("kernel %s, modules from %s" % (os.uname().release, mdir))
     used = set()
     try:
         setup_fuse(mdir)
         part1(mdir, used)
-        part2(mdir, used)
+        part2(mdir, used, vma_lib)
     except Exception as e:
         check("setup", False, "%s: %s" % (type(e).__name__, e))
     finally:

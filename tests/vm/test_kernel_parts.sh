@@ -15,9 +15,9 @@
 #
 #   tests/vm/test_kernel_parts.sh PYTHON LIBTASKDIAG VFORK_MAPS VMA_LIB MEM_LIB
 #           CHURN DUMPS CACHE [--tdps TDPS --tdtop TDTOP --static MEM_STATIC]
-# VMA_LIB or MEM_LIB "-": no get-vma or no mem part (the main kernels run
-# those tests whole, in boots of their own: vm_vma, vm_mem_7.3). DUMPS 0:
-# no churn part.
+# MEM_LIB "-": no quick get-vma and no mem part (the main kernels run those
+# tests whole, in boots of their own: vm_vma, vm_mem_7.3); VMA_LIB serves
+# fuse_stall too. DUMPS 0: no churn part.
 set -uo pipefail
 [ $# -eq 8 ] || [ $# -eq 14 ] || {
 	echo "usage: test_kernel_parts.sh PYTHON LIBTASKDIAG VFORK_MAPS VMA_LIB MEM_LIB CHURN" \
@@ -55,9 +55,9 @@ part "hidepid" "$py" "$t/test_hidepid.py" "$lib" "${hidepid_tools[@]}"
 # Their names, VmFlags and file_user_path() differ by kernel; PROCMAP_QUERY
 # is the address query's second oracle from 6.11. The 65,000-VMA process
 # and the library's dump run on the main kernels (vm_vma).
-[ "$vmalib" = - ] || part "vma, quick" "$py" "$t/test_vma.py" --quick --lib-query "$vmalib"
+[ "$memlib" = - ] || part "vma, quick" "$py" "$t/test_vma.py" --quick --lib-query "$vmalib"
 [ "$memlib" = - ] || part "mem" "$py" "$t/test_mem.py" --lib "$memlib" "${mem_tdps[@]}"
-part "fuse_stall" timeout 400 "$py" "$t/test_fuse_stall.py" --cache "$cache"
+part "fuse_stall" timeout 400 "$py" "$t/test_fuse_stall.py" --cache "$cache" --vma-lib "$vmalib"
 [ "$dumps" = 0 ] || part "churn, $dumps dumps" "$py" "$t/test_churn.py" "$churn" "$dumps"
 echo "parts failed: $fails"
 exit $((fails > 0))
