@@ -595,7 +595,7 @@ bool td_may_read(struct td_task_ctx *ctx)
 /**
  * td_may_access_mm() - may the requester see @mm, @ctx->task's (maps, mem)?
  * @ctx: the task being written
- * @mm: its mm
+ * @mm: its mm (only compared with the reader's)
  *
  * mm_access(), which procfs's maps and smaps_rollup open with: the
  * reader's own mm (a vfork child's), or td_may_read(). From 6.15 on it

@@ -877,6 +877,40 @@ err_cancel:
 }
 
 /*
+ * A process whose exec_update_lock is busy: an exec under way, which may
+ * wait without bound (for the mmap lock of a vfork parent's mm that a
+ * FUSE page fault holds). -ESRCH or -EACCES if the requester may not read
+ * its maps now, as procfs decides hidepid= without the lock; 0 if it may,
+ * and the lock is to be waited for. Only a refusal is taken from a check
+ * made without the lock, the answer a read of the maps made just before
+ * the exec began would have had: so another user's process stuck in exec
+ * neither fails this requester's dump (-EAGAIN under cb_lock) nor blocks
+ * it (in recvmsg()).
+ */
+static int td_vma_refused_unlocked(struct td_task_ctx *ctx)
+{
+	int err = 0;
+
+	switch (td_visibility(ctx)) {
+	case TD_VIS_FULL:
+		/* Compared, not read: a vfork child of the reader's shares its mm. */
+		if (!td_may_access_mm(ctx, READ_ONCE(ctx->task->mm)))
+			err = -EACCES;
+		break;
+	case TD_VIS_LISTED:
+		err = -EACCES;
+		break;
+	case TD_VIS_HIDDEN:
+		err = -ESRCH;
+		break;
+	}
+	/* Answers made without the lock: asked again under it. */
+	ctx->known = 0;
+	ctx->ok = 0;
+	return err;
+}
+
+/*
  * Write the VMAs of @task's process, number @nr, for the parties of @view.
  * As mm_access() for /proc/PID/maps: the permission check and the mm
  * belong to the same program (exec_update_lock). Return 0 (done, or no mm),
@@ -896,9 +930,13 @@ static int td_vma_fill(struct sk_buff *skb, struct td_vma_dump *d, const struct 
 	struct mm_struct *mm;
 	int err = 0;
 
-	err = td_down_read(view, &task->signal->exec_update_lock);
-	if (err)
-		return err;
+	if (!down_read_trylock(&task->signal->exec_update_lock)) {
+		err = td_vma_refused_unlocked(&ctx);
+		if (!err)
+			err = td_down_read(view, &task->signal->exec_update_lock);
+		if (err)
+			return err;
+	}
 	switch (td_visibility(&ctx)) {
 	case TD_VIS_FULL:
 		break;

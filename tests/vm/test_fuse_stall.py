@@ -37,12 +37,31 @@ their own, where FUSE mounts are allowed:
    Once the FUSE connection is aborted, the all-processes dump must end and
    carry the process with the cmdline procfs then reads, and its mem group.
 
-In each part, while the stall lasts: (a) CTRL_CMD_GETFAMILY (a client of
+3. Another user's process stuck in exec: the attacker's process maps a
+   file of a FUSE mount whose READ is never answered and posix_spawn()s a
+   program of the mount (a vfork child, sharing its mm); a thread faults
+   the mapping in through /proc/self/mem and another calls mmap(), as in
+   part 2; then the program's READs are answered. The child's exec takes
+   its exec_update_lock and waits for the shared mm's mmap lock, without
+   bound. The fixture is checked: root's read of the child's
+   /proc/PID/maps blocks. Two readers of other uids (65532, 65533), which
+   may not read the attacker's maps, send an all-processes get-vma dump:
+   one started after the child (the dump's first batch, under cb_lock,
+   meets it before anything the reader may read) and one before it (its
+   own process fills the first batch; a later batch, in recvmsg(), meets
+   it). Both must end within 20 s, without an error, with their own
+   process and without the child: a read of its maps just before the exec
+   began would have been refused. (The module before the fix failed the
+   first with EAGAIN and blocked the second until the abort.)
+
+In parts 1 and 2, while the stall lasts: (a) CTRL_CMD_GETFAMILY (a client of
 its own, SO_RCVTIMEO) answers within 20 s; (b) insmod of a Debian module
 that registers a genl family (team, macsec: no dependencies) completes
 within 20 s, GETFAMILY finds its family, GETFAMILY of nlctrl still
 answers, and rmmod completes. Everything the test started must end once
 the FUSE connections are aborted (/sys/fs/fuse/connections/N/abort).
+
+TD_FUSE_PARTS=3 (or 12, ...) in the environment runs those parts alone.
 
 A stall that is found (the module before the fix) is reported and ended by
 the abort in well under the guest's 120 s hung-task panic: each wait is
@@ -95,6 +114,10 @@ OUT_HEADER = struct.Struct("=IiQ")          # struct fuse_out_header (16 bytes)
 ATTR = struct.Struct("=QQQQQQIIIIIIIIII")   # struct fuse_attr (88 bytes)
 INIT_OUT = struct.Struct("=IIIIHHIIHHI28x")  # struct fuse_init_out (64 bytes)
 FILE_NAME, FILE_SIZE = b"file", 65536
+PROG_NAME, PROG_MODE = b"prog", 0o100555
+with open("/bin/true", "rb") as _f:
+    PROG = _f.read()
+READERS = (65532, 65533)  # part 3's readers: uids of their own
 DIR_MODE, FILE_MODE = 0o040755, 0o100444
 
 libc = ctypes.CDLL(None, use_errno=True)
@@ -219,7 +242,8 @@ class Proc:
 # --- a FUSE daemon of our own -------------------------------------------------
 
 def attr(nodeid):
-    mode, size, nlink = (DIR_MODE, 0, 2) if nodeid == 1 else (FILE_MODE, FILE_SIZE, 1)
+    mode, size, nlink = {1: (DIR_MODE, 0, 2), 3: (PROG_MODE, len(PROG), 1)}.get(
+        nodeid, (FILE_MODE, FILE_SIZE, 1))
     return ATTR.pack(nodeid, size, (size + 511) // 512, 0, 0, 0, 0, 0, 0, mode, nlink,
                      0, 0, 0, 4096, 0)
 
@@ -227,9 +251,11 @@ def attr(nodeid):
 def serve(fd, mode):
     """Answer /dev/fuse requests. mode "lookup": a root directory only, and
     LOOKUP is never answered; mode "read": the root holds FILE_NAME, whose
-    READ is never answered. INIT asks for no feature (no FUSE_ASYNC_READ: a
+    READ is never answered; mode "exec": the same, and PROG_NAME (/bin/true)
+    too, whose READs wait until a LOOKUP of "release". INIT asks for no feature (no FUSE_ASYNC_READ: a
     read waits for its answer in the faulting task, interruptibly)."""
-    nodes = {1} if mode == "lookup" else {1, 2}
+    nodes = {1} if mode == "lookup" else {1, 2, 3} if mode == "exec" else {1, 2}
+    held, released = [], False
     while True:
         try:
             req = os.read(fd, (1 << 20) + 65536)
@@ -244,8 +270,19 @@ def serve(fd, mode):
         say("daemon", OPNAME.get(op, op), nodeid, name)
         if op in (FUSE_FORGET, FUSE_BATCH_FORGET, FUSE_INTERRUPT):
             continue
-        if (op == FUSE_LOOKUP and mode == "lookup") or (op == FUSE_READ and mode == "read"):
+        if (op == FUSE_LOOKUP and mode == "lookup") or \
+                (op == FUSE_READ and mode in ("read", "exec") and nodeid == 2):
             continue  # never answered
+        if op == FUSE_READ and nodeid == 3 and not released:
+            held.append((unique, body))
+            continue
+        if op == FUSE_LOOKUP and name == b"release":
+            released = True
+            for u, b in held:
+                prog_read(fd, u, b)
+        if op == FUSE_READ and nodeid == 3:
+            prog_read(fd, unique, body)
+            continue
         err, out = 0, b""
         if op == FUSE_INIT:
             major, minor, readahead = struct.unpack_from("=III", body)
@@ -256,8 +293,9 @@ def serve(fd, mode):
             else:
                 err = -errno.ENOENT
         elif op == FUSE_LOOKUP:
-            if nodeid == 1 and name == FILE_NAME:
-                out = struct.pack("=QQQQII", 2, 1, 3600, 3600, 0, 0) + attr(2)
+            node = {FILE_NAME: 2, PROG_NAME: 3}.get(name) if nodeid == 1 else None
+            if node in nodes:
+                out = struct.pack("=QQQQII", node, 1, 3600, 3600, 0, 0) + attr(node)
             else:
                 err = -errno.ENOENT
         elif op == FUSE_OPEN:
@@ -270,6 +308,16 @@ def serve(fd, mode):
             os.write(fd, OUT_HEADER.pack(OUT_HEADER.size + len(out), err, unique) + out)
         except OSError:
             pass  # the request was interrupted or the connection aborted
+
+
+def prog_read(fd, unique, body):
+    """Answer a READ of PROG_NAME (struct fuse_read_in: fh, offset, size)."""
+    off, size = struct.unpack_from("=QI", body, 8)
+    out = PROG[off:off + size]
+    try:
+        os.write(fd, OUT_HEADER.pack(OUT_HEADER.size + len(out), 0, unique) + out)
+    except OSError:
+        pass
 
 
 # --- the attacker: uid 65534 in its own user and mount namespace ------------
@@ -314,6 +362,13 @@ def attacker(mnt, mode, ctl_r, close_fds, go_r):
             try:
                 if cmd == "stall":
                     stalled(mnt, go_r)
+                elif cmd == "spawn":
+                    stalled(mnt, go_r, spawn=True)
+                elif cmd == "release":
+                    try:
+                        os.stat(os.path.join(mnt, "release"))
+                    except OSError:
+                        pass
                 else:
                     chrooted_request(mnt, cmd)
             except BaseException as e:  # no traceback: it may look paths up
@@ -362,15 +417,31 @@ def chrooted_request(mnt, kind):
     say(kind, "reply", since(t0), res)
 
 
-def stalled(mnt, go_r):
+def posix_spawn(path):
+    """glibc's posix_spawn() through ctypes, which lets go of the GIL (os's
+    does not): the vfork child's exec waits, and so does this call."""
+    pid = ctypes.c_int()
+    argv = (ctypes.c_char_p * 2)(os.path.basename(path).encode(), None)
+    envp = (ctypes.c_char_p * 1)(None)
+    err = libc.posix_spawn(ctypes.byref(pid), path.encode(), None, None, argv, envp)
+    say("S", "spawned", pid.value, err)
+
+
+def stalled(mnt, go_r, spawn=False):
     """The target: a mapping of a FUSE file whose READ is never answered,
     faulted in by access_remote_vm() (holding the mmap lock for reading),
-    then an mmap() that queues for it for writing."""
+    then an mmap() that queues for it for writing. spawn: first a vfork
+    child (posix_spawn) of PROG_NAME, whose exec waits for its READs."""
     fd = os.open(os.path.join(mnt, FILE_NAME.decode()), os.O_RDONLY)
     addr = libc.mmap(None, FILE_SIZE, PROT_READ, MAP_SHARED, fd, 0)
     if addr is None or addr == MAP_FAILED:
         raise oserror("mmap of the FUSE file")
     mem = os.open("/proc/self/mem", os.O_RDONLY)
+    if spawn:
+        prog = os.path.join(mnt, PROG_NAME.decode())
+        threading.Thread(target=posix_spawn, args=(prog,), daemon=True).start()
+        say("S", "spawning", os.getpid())
+        os.read(go_r, 1)  # the daemon holds the program's READ
 
     def reader():
         try:
@@ -474,6 +545,35 @@ def lib_vma(vma_lib, spid):
     r = subprocess.run([vma_lib, "netlink", str(spid)], stdout=subprocess.PIPE,
                        stderr=subprocess.PIPE, text=True, timeout=2 * WAIT)
     say("reply", since(t0), r.returncode, len(r.stdout.splitlines()), r.stderr.strip())
+
+
+def vma_reader(uid, spid_r):
+    """Part 3's reader: as uid, an all-processes get-vma dump once the stuck
+    pid comes on spid_r (a pipe)."""
+    drop_to(uid)
+    c = tdnl.Client()
+    say("waiting", os.getpid())
+    spid = int(os.read(spid_r, 32).decode())
+    t0 = time.monotonic()
+    try:
+        out = c.vma_request()
+        res = ("dump", len(out), os.getpid() in out, spid in out, c.vma_busy)
+    except tdnl.NetlinkError as e:
+        res = ("error", errno.errorcode.get(e.errno, e.errno), e.extack, c.vma_busy)
+    say("reply", since(t0), res)
+
+
+def read_maps(pid):
+    with open("/proc/%d/maps" % pid) as f:
+        say("maps", len(f.read()))
+
+
+def children(pid):
+    out = []
+    for f in glob.glob("/proc/%d/task/*/children" % pid):
+        with open(f) as fh:
+            out += [int(x) for x in fh.read().split()]
+    return out
 
 
 def read_cmdline(pid):
@@ -841,6 +941,67 @@ def part2(mdir, used, vma_lib):
         info("2: the daemon got %s" % sorted(set(daemon_ops(p.att))))
 
 
+def part3():
+    p = Part("3", WORK + "/mnt3", "exec")
+    tpid, cpid, helpers = None, None, []
+    (r1, w1), (r2, w2) = os.pipe(), os.pipe()
+    try:
+        before = Proc("3-reader-before", vma_reader, READERS[0], r1)
+        helpers.append(before)
+        before.wait_for(WAIT, "waiting")
+        p.fork("spawn")
+        m = p.att.wait_for(WAIT, "S", "spawning", err=("spawn", "error"))
+        if not m or m[1] != "spawning":
+            raise RuntimeError("the spawning process did not start: %s" % (m,))
+        tpid = m[2]
+        if not p.att.wait_for(WAIT, "daemon", "READ", 3):
+            raise RuntimeError("the daemon got no READ of the program: %s" % daemon_ops(p.att))
+        kids = children(tpid)
+        if len(kids) != 1:
+            raise RuntimeError("pid %d has children %s, not one" % (tpid, kids))
+        cpid = kids[0]
+        os.write(p.go_w, b"g")
+        if not p.att.wait_for(WAIT, "daemon", "READ", 2):
+            raise RuntimeError("the daemon got no READ of the file: %s" % daemon_ops(p.att))
+        os.write(p.go_w, b"g")
+        p.att.wait_for(WAIT, "S", "mmap")
+        time.sleep(1)
+        p.fork("release")
+        time.sleep(1)
+        # Not its stat: 7.x's takes exec_update_lock too.
+        h = Proc("maps", read_maps, cpid)
+        helpers.append(h)
+        m = h.wait_for(3, "maps")
+        check("3: the fixture: pid %d (a vfork child of pid %d) is stuck in exec (root's "
+              "read of its /proc/PID/maps blocks for 3 s)" % (cpid, tpid), m is None,
+              "maps read returned %s" % (m,) if m else "")
+        after = Proc("3-reader-after", vma_reader, READERS[1], r2)
+        helpers.append(after)
+        after.wait_for(WAIT, "waiting")
+        info("3: readers: pid %d (uid %d) before the stuck pid %d, pid %d (uid %d) after it"
+             % (before.pid, READERS[0], cpid, after.pid, READERS[1]))
+        os.write(w1, b"%d" % cpid)
+        os.write(w2, b"%d" % cpid)
+        for what, x in (("started after it (its first batch, under cb_lock, meets it)", after),
+                        ("started before it (a later batch, in recvmsg(), meets it)", before)):
+            m = x.wait_for(WAIT, "reply")
+            res = m[2] if m and m[0] == "reply" else None
+            check("3: another uid's all-processes get-vma dump %s ends within %d s without "
+                  "an error, with its own process and without pid %d" % (what, WAIT, cpid),
+                  bool(res and res[0] == "dump" and res[2] and not res[3]),
+                  "no reply: sendmsg() or recvmsg() waiting" if m is None else
+                  "%s after %.2f s" % (res or m, m[1] if res else 0))
+            if res:
+                info("3: the reader %s: %s after %.2f s, sent again %d times (busy)"
+                     % (what.split(" (")[0], res[:3], m[1], res[-1]))
+    finally:
+        for fd in (r1, w1, r2, w2):
+            os.close(fd)
+        p.waiters += [("part 3's " + h.name, h) for h in helpers]
+        p.finish([x for x in (cpid, tpid) if x])
+        info("3: the daemon got %s" % sorted(set(daemon_ops(p.att))))
+
+
 def main(argv):
     if os.environ.get("TDVM") != "1" or os.geteuid() != 0:
         print("FAIL setup: this test mounts FUSE file systems and loads modules: run it as "
@@ -853,8 +1014,13 @@ def main(argv):
     used = set()
     try:
         setup_fuse(mdir)
-        part1(mdir, used)
-        part2(mdir, used, vma_lib)
+        parts = os.environ.get("TD_FUSE_PARTS", "123")
+        if "1" in parts:
+            part1(mdir, used)
+        if "2" in parts:
+            part2(mdir, used, vma_lib)
+        if "3" in parts:
+            part3()
     except Exception as e:
         check("setup", False, "%s: %s" % (type(e).__name__, e))
     finally:
