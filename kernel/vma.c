@@ -889,12 +889,17 @@ err_cancel:
  */
 static int td_vma_refused_unlocked(struct td_task_ctx *ctx)
 {
+	struct mm_struct *mm = READ_ONCE(ctx->task->mm);
 	int err = 0;
 
 	switch (td_visibility(ctx)) {
 	case TD_VIS_FULL:
-		/* Compared, not read: a vfork child of the reader's shares its mm. */
-		if (!td_may_access_mm(ctx, READ_ONCE(ctx->task->mm)))
+		/*
+		 * As under the lock: no mm (get_task_mm()'s NULL for a kernel
+		 * thread too), no check. The mm is compared, not read: a vfork
+		 * child of the reader's shares its mm.
+		 */
+		if (mm && !(ctx->task->flags & PF_KTHREAD) && !td_may_access_mm(ctx, mm))
 			err = -EACCES;
 		break;
 	case TD_VIS_LISTED:
@@ -913,10 +918,13 @@ static int td_vma_refused_unlocked(struct td_task_ctx *ctx)
 /*
  * Write the VMAs of @task's process, number @nr, for the parties of @view.
  * As mm_access() for /proc/PID/maps: the permission check and the mm
- * belong to the same program (exec_update_lock). Return 0 (done, or no mm),
- * -EMSGSIZE (see td_vma_fill_mm()), -EACCES (a party may not read the
- * process's maps), -ESRCH (its /proc hides it), -EINTR, -EAGAIN (a lock
- * of the process busy under cb_lock: nothing of it written).
+ * belong to the same program (exec_update_lock). A process whose
+ * exec_update_lock is busy may be refused without it
+ * (td_vma_refused_unlocked()); every grant is made under it. Return 0
+ * (done, or no mm), -EMSGSIZE (see td_vma_fill_mm()), -EACCES (a party may
+ * not read the process's maps), -ESRCH (its /proc hides it), -EINTR,
+ * -EAGAIN (a lock of the process busy under cb_lock: nothing of it
+ * written).
  */
 static int td_vma_fill(struct sk_buff *skb, struct td_vma_dump *d, const struct td_view *view,
 		       struct task_struct *task, pid_t nr, struct netlink_callback *cb)
