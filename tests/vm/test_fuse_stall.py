@@ -252,8 +252,9 @@ def serve(fd, mode):
     """Answer /dev/fuse requests. mode "lookup": a root directory only, and
     LOOKUP is never answered; mode "read": the root holds FILE_NAME, whose
     READ is never answered; mode "exec": the same, and PROG_NAME (/bin/true)
-    too, whose READs wait until a LOOKUP of "release". INIT asks for no feature (no FUSE_ASYNC_READ: a
-    read waits for its answer in the faulting task, interruptibly)."""
+    too, whose READs wait until a LOOKUP of "release". INIT asks for no
+    feature (no FUSE_ASYNC_READ: a read waits for its answer in the faulting
+    task, interruptibly)."""
     nodes = {1} if mode == "lookup" else {1, 2, 3} if mode == "exec" else {1, 2}
     held, released = [], False
     while True:
