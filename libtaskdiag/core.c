@@ -263,21 +263,24 @@ int td_api_dump(struct taskdiag *td, const struct taskdiag_request *req, taskdia
 
 /*
  * The one check every typed getter makes: @item is in range, present and
- * of type @type (or @alt). @out_ok: the caller's out pointers.
+ * of type @type (or @alt). @out_ok: the caller's out pointers. A tool
+ * calls it for every item of every task: the usual answer (0) is decided
+ * on one branch after the range check.
  */
-static int td_check(const struct taskdiag_task *t, enum taskdiag_item item, bool out_ok,
-		    enum taskdiag_type type, enum taskdiag_type alt)
+static inline int td_check(const struct taskdiag_task *t, enum taskdiag_item item, bool out_ok,
+			   enum taskdiag_type type, enum taskdiag_type alt)
 {
-	enum taskdiag_type have;
+	const struct td_item_loc *l;
+	bool present, typed;
 
-	if (!t || !out_ok || (unsigned int)item >= TASKDIAG_ITEM__COUNT)
+	if (!t | !out_ok | ((unsigned int)item >= TASKDIAG_ITEM__COUNT))
 		return -EINVAL;
-	if (!td_task_present(t, item))
-		return -ENOENT;
-	have = td_items[item].type;
-	if (have != type && have != alt)
-		return -EINVAL;
-	return 0;
+	l = &td_item_locs[item];
+	present = td_task_present(t, item);
+	typed = (l->type == type) | (l->type == alt);
+	if (__builtin_expect(present & typed, 1))
+		return 0;
+	return present ? -EINVAL : -ENOENT;
 }
 
 bool taskdiag_task_has(const struct taskdiag_task *t, enum taskdiag_item item)
@@ -290,7 +293,7 @@ int taskdiag_task_get_u64(const struct taskdiag_task *t, enum taskdiag_item item
 	int err = td_check(t, item, val, TASKDIAG_TYPE_U64, TASKDIAG_TYPE_U64);
 
 	if (!err)
-		*val = td_task_u(t, item);
+		*val = td_task_num(t, item, false);
 	return err;
 }
 
@@ -299,7 +302,7 @@ int taskdiag_task_get_s64(const struct taskdiag_task *t, enum taskdiag_item item
 	int err = td_check(t, item, val, TASKDIAG_TYPE_S64, TASKDIAG_TYPE_S64);
 
 	if (!err)
-		*val = (int64_t)td_task_u(t, item);
+		*val = (int64_t)td_task_num(t, item, true);
 	return err;
 }
 

@@ -47,6 +47,7 @@ const struct taskdiag_item_info td_items[TASKDIAG_ITEM__COUNT] = {
 		.kind = !TD_IS_NUM(_type) ? TD_LOC_BLOB :		\
 			TASKDIAG_TYPE_##_type == TASKDIAG_TYPE_S64 ? TD_LOC_SIGNED : \
 			TD_LOC_UNSIGNED,				\
+		.type = TASKDIAG_TYPE_##_type,				\
 	},
 
 const struct td_item_loc td_item_locs[TASKDIAG_ITEM__COUNT] = {

@@ -436,6 +436,7 @@ static void test_table_matches_spec(void **state)
 		assert_int_equal(l->off, offsetof(struct taskdiag_task, _g) + (_off)); \
 		assert_int_equal(l->mask_off, offsetof(struct taskdiag_task, _g.mask)); \
 		assert_int_equal(l->bit, _bit);				\
+		assert_int_equal(l->type, in->type);			\
 		assert_int_equal(seen[_item]++, 0);			\
 		rows++;							\
 	} while (0);
@@ -444,6 +445,8 @@ static void test_table_matches_spec(void **state)
 	for (i = 0; i < TASKDIAG_ITEM__COUNT; i++) {
 		const struct td_item_loc *l = &td_item_locs[i];
 
+		/* The getters check the type the location row carries. */
+		assert_int_equal(l->type, td_items[i].type);
 		if (l->kind != TD_LOC_BLOB && l->mask_off != offsetof(struct taskdiag_task, top.mask))
 			assert_int_equal(seen[i], 1);
 	}
