@@ -166,6 +166,28 @@ td_kver() {
 	fi
 }
 
+# Build the external module in DIR for LABEL (make -C KDIR M=DIR ARG...
+# modules), as kernel/CMakeLists.txt does: for a kernel whose headers are
+# in the trixie root, make runs there, with DIR and include/ bound at their
+# own paths. For the benchmarks' patched copies of the module.
+td_kmake() {
+	local label=$1 dir=$2 kdir
+	shift 2
+	kdir=$(td_kdir "$label") || return 1
+	case "$label" in
+	debug | in-tree) ;;
+	*)
+		if td_kernel_in_root "$(td_kver "$label")"; then
+			"$TD_SRC/scripts/trixie-root" run --bind "$dir" --ro "$TD_SRC/include" -- \
+				make -C "${kdir#"$(td_troot)"}" M="$dir" TD_INCLUDE="$TD_SRC/include" \
+				"$@" modules
+			return
+		fi
+		;;
+	esac
+	make -C "$kdir" M="$dir" TD_INCLUDE="$TD_SRC/include" "$@" modules
+}
+
 # The kernel build tree that external modules for LABEL are built against:
 # Debian's headers package (for 7.x: inside the trixie root, where it is built
 # with scripts/trixie-root run, at /usr/src/... as the root sees it), or the
