@@ -148,6 +148,43 @@ def set_comm(name):
         f.write(name)
 
 
+# Each fixture writes "PID MIGRATIONS" here, its own se.nr_migrations, just
+# before it goes to sleep; the test keeps the last line of each.
+REPORT_R, REPORT_W = os.pipe()
+os.set_blocking(REPORT_R, False)
+REPORTED = {}
+
+
+def report_placement():
+    """Called by a fixture right before it sleeps: its migration count then."""
+    pl = placement(os.getpid())
+    os.write(REPORT_W, b"%d %d\n" % (os.getpid(), -1 if pl is None or pl[1] is None else pl[1]))
+
+
+def migrated_asleep(pid):
+    """Has the scheduler moved the fixture since it last went to sleep? Its
+    migration count now against the one it reported then. A migration
+    zeroes the task's last-run time, and ran-since may then keep it until it
+    runs again; on 6.12 and later the load balancer moves a task that
+    delayed dequeue keeps queued after it went to sleep, which can happen
+    before the first sample. Also true for a fixture moved while it was
+    preempted between its report and its sleep, which then ran: the test
+    only allows such a task to be kept, it never requires it."""
+    try:
+        while True:
+            data = os.read(REPORT_R, 65536)
+            if not data:
+                break
+            for line in data.split(b"\n"):
+                if line:
+                    p, m = line.split()
+                    REPORTED[int(p)] = int(m)
+    except BlockingIOError:
+        pass
+    pl = placement(pid)
+    return pl is not None and pl[1] is not None and REPORTED.get(pid) != pl[1]
+
+
 def child(fn):
     """Fork a fixture running fn(); return its pid."""
     pid = os.fork()
@@ -168,6 +205,7 @@ def sleeper(uid=None, euid=None, comm=COMM, cgroup=None):
             os.setresuid(uid, uid if euid is None else euid, uid)
         set_comm(comm)
         while True:
+            report_placement()
             signal.pause()
     return child(run)
 
@@ -302,6 +340,7 @@ def waker_child(r, w):
     def run():
         set_comm(COMM)
         while True:
+            report_placement()
             if not os.read(r, 1):
                 return
             x = 0
@@ -325,6 +364,7 @@ def two_threads(r, w):
         th = threading.Thread(target=worker, daemon=True)
         th.start()
         while True:
+            report_placement()
             signal.pause()
     return child(run)
 
@@ -357,15 +397,43 @@ def runtime(pid):
         return None
 
 
-def last_cpu(pid):
-    """The CPU the task last ran or was queued on, /proc/PID/stat's
-    processor field; None if gone. It changes when the scheduler migrates
-    the task, which zeroes its last-run time: ran-since may then keep it."""
+def placement(pid):
+    """Where the scheduler has had the task: (processor, migrations), its
+    /proc/PID/stat processor field and /proc/PID/sched's se.nr_migrations
+    (None where that file is absent); None if gone."""
     try:
         with open("/proc/%d/stat" % pid) as f:
-            return int(f.read().rsplit(")", 1)[1].split()[36])
+            cpu = int(f.read().rsplit(")", 1)[1].split()[36])
     except (FileNotFoundError, ProcessLookupError):
         return None
+    moves = None
+    try:
+        with open("/proc/%d/sched" % pid) as f:
+            for line in f:
+                if line.startswith("se.nr_migrations"):
+                    moves = int(line.split(":")[1])
+    except (FileNotFoundError, ProcessLookupError):
+        pass
+    return cpu, moves
+
+
+def sched_note(pid):
+    """/proc/PID/sched's last-run time (ms of the rq clock), run time and
+    switches, and /proc/PID/stat's state: what a failure report shows of a
+    task ran-since kept."""
+    f = {}
+    try:
+        with open("/proc/%d/sched" % pid) as fh:
+            for line in fh:
+                k, _, v = line.partition(":")
+                f[k.strip()] = v.strip()
+        with open("/proc/%d/stat" % pid) as fh:
+            f["state"] = fh.read().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        pass
+    return "%d: exec_start %s ms, runtime %s ms, switches %s, migrations %s, state %s" % (
+        pid, f.get("se.exec_start"), f.get("se.sum_exec_runtime"), f.get("nr_switches"),
+        f.get("se.nr_migrations"), f.get("state"))
 
 
 def settle(pids, timeout=60.0):
@@ -425,10 +493,10 @@ def ran_since_cases():
     quiet_set = set(idle) | set(wakers[n // 2:])  # never woken by the test
     check("fixtures set up and asleep", settle(wakers + idle + doomed + [tt]))
     ttid = max(int(x) for x in os.listdir("/proc/%d/task" % tt))
-    # tt's own run time and CPU (schedstat and stat's processor field are the
-    # leader thread's), for its sleeping main thread.
+    # tt's own run time and placement (schedstat, sched and stat's processor
+    # field are the leader thread's), for its sleeping main thread.
     rt0 = {p: runtime(p) for p in quiet_set | {tt}}
-    cpu0 = {p: last_cpu(p) for p in quiet_set | {tt}}
+    place0 = {p: placement(p) for p in quiet_set | {tt}}
     c = tdnl.Client()
     procs, threads = tdnl.SCOPE["all_processes"], tdnl.SCOPE["all_threads"]
     first = c.request(scope=procs, show=SHOW, raw_attrs=f_since(0))
@@ -458,22 +526,25 @@ def ran_since_cases():
         check("ran-since [%s]: most untouched fixtures stayed asleep" % name,
               len(quiet) >= len(quiet_set) // 2,
               "%d of %d did not run" % (len(quiet), len(quiet_set)))
-        # A fixture migrated without running (the load balancer moves a task
-        # that 6.12's delayed dequeue keeps queued) has its last-run time
-        # zeroed: the spec keeps it, as a task that may have run.
-        moved = {p for p in quiet if cpu0[p] != last_cpu(p)}
+        # A fixture migrated since it went to sleep (the load balancer moves
+        # a task that 6.12's delayed dequeue keeps queued) has its last-run
+        # time zeroed: the spec keeps it, as a task that may have run.
+        moved = {p for p in quiet if place0[p] != placement(p) or migrated_asleep(p)}
         still = sorted((got & quiet) - moved)
         check("ran-since [%s]: tasks that did not run are absent" % name, not still,
-              "%d of %d present %s; %d records in all, %d in a full dump; migrated %s"
-              % (len(still), len(quiet), still, len(second), len(first), sorted(moved)))
+              "%d of %d present %s; %d records in all, %d in a full dump; migrated %s; "
+              "stamp %.6f ms; %s"
+              % (len(still), len(quiet), still, len(second), len(first), sorted(moved),
+                 stamp / 1e6, "; ".join(sched_note(p) for p in still)))
         if scope == threads:
             # Unless it ran or was migrated (the same oracle as above).
-            rt1, cpu1 = runtime(tt), last_cpu(tt)
-            tt_quiet = rt0[tt] == rt1 and cpu0[tt] == cpu1
+            rt1, place1 = runtime(tt), placement(tt)
+            tt_quiet = rt0[tt] == rt1 and place0[tt] == place1 and not migrated_asleep(tt)
             check("ran-since [threads]: the sleeping main thread of %d is absent" % tt,
                   tt not in got or not tt_quiet,
                   "absent" if tt not in got else
-                  "present; its run time %s -> %s, CPU %s -> %s" % (rt0[tt], rt1, cpu0[tt], cpu1))
+                  "present; its run time %s -> %s, (CPU, migrations) %s -> %s"
+                  % (rt0[tt], rt1, place0[tt], place1))
         # With ran-since-idle: everything, idle ones flagged with pid and tgid only.
         before = {t["pid"] for t in c.request(scope=scope)}
         withidle = c.request(scope=scope, show=SHOW, raw_attrs=f_since(stamp, idle=True))
@@ -492,7 +563,7 @@ def ran_since_cases():
                                          sorted(pids - (before | after))[:10]))
         check("ran-since-idle [%s]: no task that ran is flagged idle" % name,
               not (ran & flagged), "ran but flagged %s" % sorted(ran & flagged))
-        quiet -= {p for p in quiet if cpu0[p] != last_cpu(p)}
+        quiet -= {p for p in quiet if place0[p] != placement(p) or migrated_asleep(p)}
         check("ran-since-idle [%s]: fixtures that did not run flagged" % name,
               bool(quiet) and quiet <= flagged, "not flagged: %s of %d"
               % (sorted(quiet - flagged), len(quiet)))
