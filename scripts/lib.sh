@@ -188,6 +188,30 @@ td_kmake() {
 	make -C "$kdir" M="$dir" TD_INCLUDE="$TD_SRC/include" "$@" modules
 }
 
+# td_patched_module LABEL DIR FILE: this tree's kernel/ copied to DIR (made
+# afresh), its FILE patched by the edits read from stdin, a Python list of
+# (anchor, replacement) pairs whose every anchor occurs exactly once, and
+# built for LABEL with td_kmake (the log in DIR/build.log). For the
+# benchmarks' floors, never a module to ship. Returns 2 if an anchor is not
+# found once (the code it patches has changed: the message says which), 1
+# if the build fails.
+td_patched_module() {
+	local label=$1 dir=$2 file=$3
+	rm -rf "$dir"
+	mkdir -p "$dir"
+	cp "$TD_SRC"/kernel/*.c "$TD_SRC"/kernel/*.h "$TD_SRC"/kernel/Kbuild "$TD_SRC"/kernel/probe "$dir"/
+	python3 -c '
+import ast, sys
+path = sys.argv[1]
+src = open(path).read()
+for old, new in ast.literal_eval(sys.stdin.read()):
+    if src.count(old) != 1:
+        sys.exit("%s: anchor not found once: %r" % (path, old[:70]))
+    src = src.replace(old, new)
+open(path, "w").write(src)' "$dir/$file" || return 2
+	td_kmake "$label" "$dir" -s >"$dir/build.log" 2>&1 || return 1
+}
+
 # The kernel build tree that external modules for LABEL are built against:
 # Debian's headers package (for 7.x: inside the trixie root, where it is built
 # with scripts/trixie-root run, at /usr/src/... as the root sees it), or the
