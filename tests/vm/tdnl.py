@@ -219,7 +219,7 @@ class Client:
         self.sock.bind((0, 0))
         self.rcvbuf = rcvbuf
         self.datagrams = 0  # datagrams received, and the largest, for the tests
-        self.vma_busy = 0   # get-vma dumps sent again after EAGAIN (vma_request())
+        self.vma_busy = 0   # get-vma requests sent again after EAGAIN (_vma_retry_busy())
         self.max_datagram = 0
         self.seq = 0
         self.family, self.version = self._resolve(abi.consts["TASK_DIAG_FAMILY_NAME"])
@@ -334,22 +334,39 @@ class Client:
         return self.send(self.family, flags, abi.enums["TASK_DIAG_CMD_GET_VMA"],
                          abi.consts["TASK_DIAG_FAMILY_VERSION"], payload)
 
-    def vma_request(self, **kw):
-        """A get-vma dump: {pid: [vma, ...]}, each vma the dict of struct vma's
-        fields plus "name" when the entry has one. Messages of one process
-        must be consecutive and their VMAs ascending and disjoint; pids must
-        ascend (ValueError otherwise). A dump whose first process was busy
-        under cb_lock (EAGAIN before any message: the ABI says retry) is
-        sent again, up to VMA_BUSY_TRIES times; self.vma_busy counts them."""
+    def _vma_retry_busy(self, kw, consume):
+        """consume(seq, got) of a get-vma request, sent again while its first
+        process is busy under cb_lock (EAGAIN before any message: the ABI
+        says retry), up to VMA_BUSY_TRIES times; self.vma_busy counts them.
+        consume appends to got what it received."""
         for tries in range(1, VMA_BUSY_TRIES + 1):
             got = []
             try:
-                return self._vma_dump(self.send_vma_request(**kw), got)
+                return consume(self.send_vma_request(**kw), got)
             except NetlinkError as e:
                 if e.errno != errno.EAGAIN or got or tries == VMA_BUSY_TRIES:
                     raise
                 self.vma_busy += 1
                 time.sleep(0.01 * tries)
+
+    def vma_request(self, **kw):
+        """A get-vma dump: {pid: [vma, ...]}, each vma the dict of struct vma's
+        fields plus "name" when the entry has one. Messages of one process
+        must be consecutive and their VMAs ascending and disjoint; pids must
+        ascend (ValueError otherwise). Sent again while its first process is
+        busy (_vma_retry_busy())."""
+        return self._vma_retry_busy(kw, self._vma_dump)
+
+    def vma_messages(self, **kw):
+        """The messages of a get-vma request (an address query), sent again
+        while its process is busy (_vma_retry_busy()): the mmap lock of a
+        process whose memory map changes (its threads, khugepaged) can be
+        held for writing when the request comes."""
+        def collect(seq, got):
+            for msg in self.recv_msgs(seq):
+                got.append(msg)
+            return got
+        return self._vma_retry_busy(kw, collect)
 
     def _vma_dump(self, seq, got):
         out, last = {}, None

@@ -393,9 +393,8 @@ def query(c, pid, addrs, filter_=None, with_build_id=False):
     for i in range(0, len(addrs), MAX_ADDRS):
         part = addrs[i:i + MAX_ADDRS]
         raw = tdnl.nla(A_ADDRS, struct.pack("=%dQ" % len(part), *part))
-        seq = c.send_vma_request(scope=tdnl.SCOPE["task"], pid=pid, filter_=filter_,
-                                 raw_attrs=raw, with_build_id=with_build_id)
-        for msg in c.recv_msgs(seq):
+        for msg in c.vma_messages(scope=tdnl.SCOPE["task"], pid=pid, filter_=filter_,
+                                  raw_attrs=raw, with_build_id=with_build_id):
             for at, data in tdnl.parse_attrs(msg[4:]):
                 name = tdnl.abi.sets["VMA"].get(at, (None, None))[0]
                 if name == "pid":
