@@ -406,27 +406,29 @@ def placement(pid):
             cpu = int(f.read().rsplit(")", 1)[1].split()[36])
     except (FileNotFoundError, ProcessLookupError):
         return None
-    moves = None
-    try:
-        with open("/proc/%d/sched" % pid) as f:
-            for line in f:
-                if line.startswith("se.nr_migrations"):
-                    moves = int(line.split(":")[1])
-    except (FileNotFoundError, ProcessLookupError):
-        pass
-    return cpu, moves
+    moves = sched_fields(pid).get("se.nr_migrations")
+    return cpu, None if moves is None else int(moves)
 
 
-def sched_note(pid):
-    """/proc/PID/sched's last-run time (ms of the rq clock), run time and
-    switches, and /proc/PID/stat's state: what a failure report shows of a
-    task ran-since kept."""
+def sched_fields(pid):
+    """/proc/PID/sched as {name: text}; {} if the file is absent or the task gone."""
     f = {}
     try:
         with open("/proc/%d/sched" % pid) as fh:
             for line in fh:
                 k, _, v = line.partition(":")
                 f[k.strip()] = v.strip()
+    except OSError:
+        pass
+    return f
+
+
+def sched_note(pid):
+    """/proc/PID/sched's last-run time (ms of the rq clock), run time and
+    switches, and /proc/PID/stat's state: what a failure report shows of a
+    task ran-since kept."""
+    f = sched_fields(pid)
+    try:
         with open("/proc/%d/stat" % pid) as fh:
             f["state"] = fh.read().rsplit(")", 1)[1].split()[0]
     except OSError:
