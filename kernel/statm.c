@@ -15,7 +15,8 @@
  *
  * The values of task_statm() (not exported), in bytes; zeros for a task
  * without an mm, as procfs shows. procfs always prints lib and dt as 0:
- * their bits stay clear.
+ * their bits stay clear. locked is VmLck of status, which statm does not
+ * print (read unlocked, as status reads it).
  *
  * Return: 0, or -EMSGSIZE when @skb is full.
  */
@@ -37,8 +38,9 @@ static int td_statm_fill(struct sk_buff *skb, struct td_task_ctx *ctx)
 		s->text = PAGE_ALIGN(mm->end_code) - (mm->start_code & PAGE_MASK);
 		s->data = (u64)(mm->data_vm + mm->stack_vm) << PAGE_SHIFT;
 		s->size = (u64)mm->total_vm << PAGE_SHIFT;
+		s->locked = (u64)mm->locked_vm << PAGE_SHIFT;
 	}
-	s->mask = TD_F_UPTO(STATM, DT) & ~(TD_F(STATM, LIB) | TD_F(STATM, DT));
+	s->mask = TD_F_UPTO(STATM, LOCKED) & ~(TD_F(STATM, LIB) | TD_F(STATM, DT));
 	return 0;
 }
 

@@ -344,6 +344,15 @@ static void f_state(struct tdbuf *b, const struct psf_arg *a)
 	tdbuf_addc(b, state_of(a->t));
 }
 
+uint64_t psf_vm_lck(const struct taskdiag_task *t)
+{
+	uint64_t v;
+
+	if (!taskdiag_task_get_u64(t, TASKDIAG_ITEM_STATM_LOCKED, &v))
+		return v;
+	return (uint64_t)num(t, TASKDIAG_ITEM_STATUS_VM_LCK);
+}
+
 static void f_stat(struct tdbuf *b, const struct psf_arg *a)
 {
 	int64_t nice = num(a->t, TASKDIAG_ITEM_STAT_NICE);
@@ -354,7 +363,7 @@ static void f_stat(struct tdbuf *b, const struct psf_arg *a)
 		tdbuf_addc(b, '<');
 	else if (nice > 0)
 		tdbuf_addc(b, 'N');
-	if (num(a->t, TASKDIAG_ITEM_STATUS_VM_LCK) > 0)
+	if (psf_vm_lck(a->t) > 0)
 		tdbuf_addc(b, 'L');
 	/* as ps: the thread group's session leader, on each of its thread rows */
 	if (num(a->t, TASKDIAG_ITEM_BASE_SID) == taskdiag_task_tgid(a->t))
@@ -996,7 +1005,8 @@ static const struct psf_spec specs[] = {
 	NAME("rgroup", "RGROUP", G_CRED, f_group, TASKDIAG_ITEM_CRED_GID),
 	NAME("sgroup", "SGROUP", G_CRED, f_group, TASKDIAG_ITEM_CRED_SGID),
 	NAME("fgroup", "FGROUP", G_CRED, f_group, TASKDIAG_ITEM_CRED_FSGID),
-	TXT("stat", "STAT", 4, G_BASE | G_STAT | G_STATUS, f_stat, 0),
+	{ "stat", "STAT", 4, false, PSF_SPILL, false, 0, false, G_BASE | G_STAT | G_STATUS, f_stat, 0,
+	  TK | PSF_F_VMLCK },
 	TXT("state", "S", 1, G_BASE, f_state, 0),
 	TXT("s", "S", 1, G_BASE, f_state, 0),
 	NUM("ni", "NI", 3, G_STAT, f_nice, 0),

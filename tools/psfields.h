@@ -80,6 +80,15 @@ struct psf_spec {
 /* psf_spec.flags */
 #define PSF_F_TREE	0x01	/* a command column: --forest and -H indent it */
 #define PSF_F_TEXTKEY	0x02	/* --sort compares the text, not a number */
+/*
+ * status is read only for VmLck, which statm's locked also holds where the
+ * module sends it (version 1 of the struct): a reader that knows it does can
+ * ask for statm instead
+ */
+#define PSF_F_VMLCK	0x04
+
+/* VmLck of @t: statm's locked where sent, else status's. */
+uint64_t psf_vm_lck(const struct taskdiag_task *t);
 
 /* The number --sort compares for a specifier without PSF_F_TEXTKEY. */
 int64_t psf_spec_key(const struct psf_spec *sp, const struct psf_arg *a);

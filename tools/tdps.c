@@ -219,6 +219,7 @@ struct run {
 	unsigned int select_bits;
 	uid_t my_euid;
 	uint64_t my_tty;
+	bool statm_locked;	/* the module sends statm's locked (VmLck) */
 	struct tdps_ids ttys;	/* -t and T */
 	size_t listed;
 	struct row *rows;
@@ -726,6 +727,53 @@ static int find_my_tty(struct run *r, struct taskdiag *td)
 	return ret;
 }
 
+/*
+ * Does the module send statm's locked (VmLck)? Asked once, of the caller's
+ * own task, which every reader may read: version 1 of the statm struct has
+ * it; an older module's, and the procfs backend, do not, and then the
+ * status group is read for it.
+ */
+static bool statm_has_locked(struct taskdiag *td)
+{
+	struct taskdiag_request req = {
+		.scope = TASKDIAG_SCOPE_TASK,
+		.pid = getpid(),
+		.groups = TASKDIAG_GROUP_STATM,
+	};
+	const struct taskdiag_task *t;
+	struct taskdiag_iter *it;
+	bool has = false;
+
+	if (taskdiag_get_backend(td) != TASKDIAG_BACKEND_NETLINK ||
+	    taskdiag_iter_start(td, &req, &it))
+		return false;
+	if (taskdiag_iter_next(it, &t) > 0)
+		has = taskdiag_task_has(t, TASKDIAG_ITEM_STATM_LOCKED);
+	taskdiag_iter_end(it);
+	return has;
+}
+
+/* A column's groups: statm for status where statm's locked serves. */
+static uint32_t spec_groups(const struct run *r, const struct psf_spec *sp)
+{
+	if ((sp->flags & PSF_F_VMLCK) && r->statm_locked)
+		return (sp->groups & ~TASKDIAG_GROUP_STATUS) | TASKDIAG_GROUP_STATM;
+	return sp->groups;
+}
+
+static bool needs_vmlck(const struct tdps_opts *o)
+{
+	size_t i;
+
+	for (i = 0; i < o->ncols; i++)
+		if (o->col[i].sp->flags & PSF_F_VMLCK)
+			return true;
+	for (i = 0; i < o->nsort; i++)
+		if (o->sort[i].sp->flags & PSF_F_VMLCK)
+			return true;
+	return false;
+}
+
 static uint32_t groups_needed(const struct run *r)
 {
 	const struct tdps_opts *o = r->o;
@@ -740,9 +788,9 @@ static uint32_t groups_needed(const struct run *r)
 	if (o->all && !o->running_only && !o->tree && !o->negate)
 		g = TASKDIAG_GROUP_BASE;
 	for (i = 0; i < o->ncols; i++)
-		g |= o->col[i].sp->groups;
+		g |= spec_groups(r, o->col[i].sp);
 	for (i = 0; i < o->nsort; i++)
-		g |= o->sort[i].sp->groups;
+		g |= spec_groups(r, o->sort[i].sp);
 	return g;
 }
 
@@ -751,9 +799,11 @@ static int run_dump(struct run *r, struct taskdiag *td)
 	const struct tdps_opts *o = r->o;
 	struct taskdiag_request req = {
 		.scope = r->threads ? TASKDIAG_SCOPE_ALL_THREADS : TASKDIAG_SCOPE_ALL_PROCESSES,
-		.groups = groups_needed(r),
 	};
 	int ret;
+
+	r->statm_locked = needs_vmlck(o) && statm_has_locked(td);
+	req.groups = groups_needed(r);
 
 	if (!o->all) {
 		ret = find_my_tty(r, td);

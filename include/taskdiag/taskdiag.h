@@ -224,6 +224,13 @@ enum taskdiag_item {
 	TASKDIAG_ITEM_MEM_SWAP_PSS,
 	TASKDIAG_ITEM_MEM_LOCKED,
 	TASKDIAG_ITEM_MEM_KSM,
+	/*
+	 * since 0.6: VmLck of status (mm->locked_vm), in group statm so that
+	 * ps's L flag needs no status group; netlink backend only, from
+	 * version 1 of the statm struct (absent from an older module and from
+	 * the procfs backend: there, read TASKDIAG_ITEM_STATUS_VM_LCK)
+	 */
+	TASKDIAG_ITEM_STATM_LOCKED,
 
 	TASKDIAG_ITEM__COUNT	/* not an item: the number of items */
 };

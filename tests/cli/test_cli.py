@@ -343,7 +343,7 @@ def check_table():
     rc, out, _ = run("--replay", path, "-s", "statm")
     lines = out.decode().splitlines()
     check(lines[0].split() == ["PID", "TGID", "SIZE", "RESIDENT", "SHARED", "TEXT", "LIB",
-                               "DATA", "DT"], "table -s statm header %r" % lines[0])
+                               "DATA", "DT", "LOCKED"], "table -s statm header %r" % lines[0])
     for task, line in zip(TASKS, lines[1:]):
         exp = [str(task["pid"]), str(task["tgid"])] + [str(v) for v in task["statm"].values()]
         check(line.split() == exp, "table -s statm: %r, expected %s" % (line, exp))

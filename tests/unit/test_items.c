@@ -41,7 +41,7 @@ static const struct {
 	  sizeof(struct task_diag_stat), TASK_DIAG_STAT_F_WCHAN + 1 },
 	{ TASKDIAG_GROUP_STATM, "statm", TASK_DIAG_A_TASK_STATM,
 	  offsetof(struct taskdiag_task, statm), sizeof(struct task_diag_statm),
-	  TASK_DIAG_STATM_F_DT + 1 },
+	  TASK_DIAG_STATM_F_LOCKED + 1 },
 	{ TASKDIAG_GROUP_IO, "io", TASK_DIAG_A_TASK_IO, offsetof(struct taskdiag_task, io),
 	  sizeof(struct task_diag_io), TASK_DIAG_IO_F_CANCELLED_WRITE_BYTES + 1 },
 	{ TASKDIAG_GROUP_STATUS, "status", TASK_DIAG_A_TASK_STATUS,

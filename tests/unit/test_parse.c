@@ -216,6 +216,7 @@ static const struct fixed fixed_values[] = {
 	U(STATM, statm, LIB, lib, 0),
 	U(STATM, statm, DATA, data, 4096ull * 90),
 	U(STATM, statm, DT, dt, 0),
+	U(STATM, statm, LOCKED, locked, 4096ull * 16),
 
 	U(IO, io, RCHAR, rchar, 11),
 	U(IO, io, WCHAR, wchar, 12),

@@ -150,5 +150,8 @@ def read_task(dirpath):
         elif k in STATUS_NS:
             # one id per pid-namespace level, from the reader's down
             rec["status"][STATUS_NS[k]] = [int(x) for x in v.split()]
+    # statm's locked is status's VmLck (statm itself does not print it); a
+    # task without an mm (no Vm lines) has statm's zeros.
+    rec["statm"]["locked"] = rec["status"].get("vm_lck", 0)
     rec["cmdline"] = cmdline
     return rec

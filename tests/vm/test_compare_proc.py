@@ -4,7 +4,7 @@
 
 Runs in the guest (through scripts/vm-run), as root or as any user, for one
 scope. It starts a set of fixture tasks (sleeping, stopped, zombie, niced,
-multi-threaded, another user's), then for each round reads /proc, dumps
+multi-threaded, with locked memory, another user's), then for each round reads /proc, dumps
 over netlink with the independent client in tdnl.py, and reads /proc
 again. A field passes when its value equals the first or the second procfs
 reading or, for counters, lies between them; any other value is a bug in
@@ -77,6 +77,17 @@ def spawn_fixtures():
                                    "import threading,time\n"
                                    "[threading.Thread(target=time.sleep,args=(1000,),daemon=True).start() for _ in range(4)]\n"
                                    "time.sleep(1000)", "x" * 300, "arg two"]))
+    # Locked memory (VmLck, statm's locked): 16 pages mlock()ed, as any
+    # user may (RLIMIT_MEMLOCK); exit code 3 if mlock() fails.
+    procs.append(subprocess.Popen([sys.executable, "-c",
+                                   "import ctypes,mmap,sys,time\n"
+                                   "m = mmap.mmap(-1, 65536)\n"
+                                   "a = ctypes.addressof(ctypes.c_char.from_buffer(m))\n"
+                                   "libc = ctypes.CDLL(None, use_errno=True)\n"
+                                   "libc.mlock.argtypes = (ctypes.c_void_p, ctypes.c_size_t)\n"
+                                   "if libc.mlock(a, 65536):\n"
+                                   "    sys.exit(3)\n"
+                                   "time.sleep(1000)"]))
     if os.geteuid() == 0 and open("/proc/self/uid_map").read().split() == ["0", "0", "4294967295"]:
         # Another user's task, and a non-dumpable (set-uid style) one.
         procs.append(subprocess.Popen(["setpriv", "--reuid=65534", "--regid=65534",
@@ -87,6 +98,10 @@ def spawn_fixtures():
         # with unshare (--kill-child), so killing the fixture leaves nothing.
         procs.append(subprocess.Popen(["unshare", "--pid", "--fork", "--kill-child"] + sleep))
     wait_settled(procs, threaded=procs[4].pid)
+    locked = procfs.read_task("/proc/%d" % procs[5].pid)
+    if not locked or not locked["status"].get("vm_lck"):
+        raise SystemExit("the mlock fixture has no VmLck (exit code %r): the oracle of statm's "
+                         "locked would be zero" % procs[5].poll())
     return procs
 
 

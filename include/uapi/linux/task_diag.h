@@ -242,6 +242,7 @@ struct task_diag_statm {
 	__u64	lib;		/* bit 4, bytes */
 	__u64	data;		/* bit 5, bytes */
 	__u64	dt;		/* bit 6, bytes */
+	__u64	locked;		/* bit 7, bytes */
 };
 
 /*
@@ -256,10 +257,14 @@ enum {
 	TASK_DIAG_STATM_F_LIB,
 	TASK_DIAG_STATM_F_DATA,
 	TASK_DIAG_STATM_F_DT,
+	TASK_DIAG_STATM_F_LOCKED,
 };
 
 /* Size of struct statm in version 0 (its first release). */
 #define TASK_DIAG_STATM_SIZE_VER0	64
+
+/* Size of struct statm in version 1 (locked added). */
+#define TASK_DIAG_STATM_SIZE_VER1	72
 
 /*
  * /proc/PID/io (I/O accounting). Process scopes give /proc/PID/io, the sum
