@@ -703,54 +703,41 @@ static int report(int err, struct taskdiag *td, const char *what)
 	return TDPS_EXIT_ERROR;
 }
 
-/* The caller's terminal, for the default selection and T. */
-static int find_my_tty(struct run *r, struct taskdiag *td)
+/*
+ * The caller's own record, in one request: its terminal (@tty: for the
+ * default selection and T), and (@vmlck) whether the module sends statm's
+ * locked (VmLck). Every reader may read its own task. Version 1 of the
+ * statm struct has locked; an older module's, and the procfs backend, do
+ * not, and then the status group is read for it.
+ */
+static int read_own_task(struct run *r, struct taskdiag *td, bool tty, bool vmlck)
 {
 	struct taskdiag_request req = {
 		.scope = TASKDIAG_SCOPE_TASK,
 		.pid = getpid(),
-		.groups = TASKDIAG_GROUP_BASE,
+		.groups = tty ? TASKDIAG_GROUP_BASE : 0,
 	};
 	const struct taskdiag_task *t;
 	struct taskdiag_iter *it;
 	int ret;
 
+	if (vmlck && taskdiag_get_backend(td) == TASKDIAG_BACKEND_NETLINK)
+		req.groups |= TASKDIAG_GROUP_STATM;
+	if (!req.groups)
+		return 0;
 	ret = taskdiag_iter_start(td, &req, &it);
 	if (ret)
-		return ret;
+		return tty ? ret : 0;	/* without statm's locked: status */
 	ret = taskdiag_iter_next(it, &t);
 	if (ret > 0) {
-		taskdiag_task_get_u64(t, TASKDIAG_ITEM_BASE_TTY_NR, &r->my_tty);
+		if (tty)
+			taskdiag_task_get_u64(t, TASKDIAG_ITEM_BASE_TTY_NR, &r->my_tty);
+		r->statm_locked = (req.groups & TASKDIAG_GROUP_STATM) &&
+				  taskdiag_task_has(t, TASKDIAG_ITEM_STATM_LOCKED);
 		ret = 0;
 	}
 	taskdiag_iter_end(it);
-	return ret;
-}
-
-/*
- * Does the module send statm's locked (VmLck)? Asked once, of the caller's
- * own task, which every reader may read: version 1 of the statm struct has
- * it; an older module's, and the procfs backend, do not, and then the
- * status group is read for it.
- */
-static bool statm_has_locked(struct taskdiag *td)
-{
-	struct taskdiag_request req = {
-		.scope = TASKDIAG_SCOPE_TASK,
-		.pid = getpid(),
-		.groups = TASKDIAG_GROUP_STATM,
-	};
-	const struct taskdiag_task *t;
-	struct taskdiag_iter *it;
-	bool has = false;
-
-	if (taskdiag_get_backend(td) != TASKDIAG_BACKEND_NETLINK ||
-	    taskdiag_iter_start(td, &req, &it))
-		return false;
-	if (taskdiag_iter_next(it, &t) > 0)
-		has = taskdiag_task_has(t, TASKDIAG_ITEM_STATM_LOCKED);
-	taskdiag_iter_end(it);
-	return has;
+	return tty ? ret : 0;
 }
 
 /* A column's groups: statm for status where statm's locked serves. */
@@ -802,16 +789,12 @@ static int run_dump(struct run *r, struct taskdiag *td)
 	};
 	int ret;
 
-	r->statm_locked = needs_vmlck(o) && statm_has_locked(td);
+	ret = read_own_task(r, td, !o->all, needs_vmlck(o));
+	if (ret)
+		return report(ret, td, "reading the own terminal");
+	if (!o->all && o->own_tty)
+		tdps_ids_add(&r->ttys, (uint32_t)r->my_tty);
 	req.groups = groups_needed(r);
-
-	if (!o->all) {
-		ret = find_my_tty(r, td);
-		if (ret)
-			return report(ret, td, "reading the own terminal");
-		if (o->own_tty)
-			tdps_ids_add(&r->ttys, (uint32_t)r->my_tty);
-	}
 	if (!o->no_header)
 		put_header(&r->lay);
 	if (r->threads) {
