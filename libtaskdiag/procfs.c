@@ -264,6 +264,16 @@ static int td_pf_fill(struct taskdiag_iter *it, struct td_pf_iter *pi, int dirfd
 		err = td_pf_parse_statm(&pi->px, pi->small.p);
 		if (err)
 			return err;
+		/*
+		 * statm's locked is status's VmLck, which statm does not print:
+		 * given when status is read too (0 without an mm, as the module).
+		 */
+		if (groups & TASKDIAG_GROUP_STATUS) {
+			uint64_t lck = 0;
+
+			taskdiag_task_get_u64(t, TASKDIAG_ITEM_STATUS_VM_LCK, &lck);
+			td_pf_set(t, TASKDIAG_ITEM_STATM_LOCKED, lck);
+		}
 	}
 
 	if (groups & TASKDIAG_GROUP_IO) {

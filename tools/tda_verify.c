@@ -206,8 +206,12 @@ static bool item_agrees(int item, const struct raw *a, const struct raw *n, cons
 		return is_guard_placeholder(item, a) && is_guard_placeholder(item, b);
 	}
 	if (!a->present && !b->present)
-		/* procfs reads an empty cmdline as none. */
-		return item == TASKDIAG_ITEM_CMDLINE && n->len == 0;
+		/*
+		 * procfs reads an empty cmdline as none; its backend gives
+		 * statm's locked only when it reads status too.
+		 */
+		return (item == TASKDIAG_ITEM_CMDLINE && n->len == 0) ||
+		       item == TASKDIAG_ITEM_STATM_LOCKED;
 	if (item == TASKDIAG_ITEM_STAT_KSTK_ESP || item == TASKDIAG_ITEM_STAT_KSTK_EIP)
 		return n->u == 0 || same_value(item, n, one, nflags);
 	if (info->type == TASKDIAG_TYPE_U64 && is_time(item)) {

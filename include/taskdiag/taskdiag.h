@@ -226,9 +226,9 @@ enum taskdiag_item {
 	TASKDIAG_ITEM_MEM_KSM,
 	/*
 	 * since 0.6: VmLck of status (mm->locked_vm), in group statm so that
-	 * ps's L flag needs no status group; netlink backend only, from
-	 * version 1 of the statm struct (absent from an older module and from
-	 * the procfs backend: there, read TASKDIAG_ITEM_STATUS_VM_LCK)
+	 * ps's L flag needs no status group; from version 1 of the statm
+	 * struct (absent from an older module's); the procfs backend gives
+	 * it only when the request reads status too
 	 */
 	TASKDIAG_ITEM_STATM_LOCKED,
 

@@ -611,6 +611,10 @@ static void expect_task(struct expect *e, const struct fx *f, int tid, bool thre
 	want_u(e, groups, TASKDIAG_ITEM_STATUS_VOLUNTARY_CTXT_SWITCHES, base + 201);
 	want_u(e, groups, TASKDIAG_ITEM_STATUS_NONVOLUNTARY_CTXT_SWITCHES, base + 202);
 
+	/* statm's locked: status's VmLck (0 without it), only when status is read too */
+	if (groups & TASKDIAG_GROUP_STATUS)
+		want_u(e, groups, TASKDIAG_ITEM_STATM_LOCKED, f->kthread ? 0 : (base + 103) * 1024);
+
 	/* cred, from status */
 	for (int i = 0; i < 4; i++) {
 		want_u(e, groups, TASKDIAG_ITEM_CRED_UID + i, (uint64_t)(tid + i));
