@@ -707,8 +707,9 @@ static int report(int err, struct taskdiag *td, const char *what)
  * The caller's own record, in one request: its terminal (@tty: for the
  * default selection and T), and (@vmlck) whether the module sends statm's
  * locked (VmLck). Every reader may read its own task. Version 1 of the
- * statm struct has locked; an older module's, and the procfs backend, do
- * not, and then the status group is read for it.
+ * statm struct has locked, an older module's does not; the procfs backend,
+ * which gives it only with status, is not asked. Without it the status
+ * group is read for it.
  */
 static int read_own_task(struct run *r, struct taskdiag *td, bool tty, bool vmlck)
 {
