@@ -19,7 +19,7 @@
 #     the address query);
 #   - the mem group's fixture (THP, hugetlb, shmem, swap-less COW pages);
 #   - the hostile namespaces (a reader's own user, mount and pid namespaces);
-#   - the build-id parse of 100 crafted ELF files whose note lies past the
+#   - the build-id parse of 50 crafted ELF files whose note lies past the
 #     parse budget;
 #   - the module unloaded and loaded again while dumps run.
 # The checkers are the oracle: scripts/vm-guest fails the boot (status 120)
@@ -61,8 +61,8 @@ start=$(date +%s)
 	part "get-vma, quick" "$py" "$t/test_vma.py" --quick
 	part "mem group" "$py" "$t/test_mem.py" --lib "$memlib"
 	part "hostile namespaces" "$py" "$t/test_hostile_ns.py"
-	part "build-id budget, 100 crafted files" "$py" "$t/test_kernel_bounds.py" a=100
-	part "unload under load, 5 cycles" "$py" "$t/test_lifetime.py" "$ko" 5 1000
+	part "build-id budget, 50 crafted files" "$py" "$t/test_kernel_bounds.py" a=50
+	part "unload under load, 3 cycles" "$py" "$t/test_lifetime.py" "$ko" 3 1000
 	exit $fails' _ "$py" "$t" "$lib" "$memlib" "$ko"
 rc=$?
 echo "debug guest: status $rc after $(($(date +%s) - start)) s"
