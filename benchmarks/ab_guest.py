@@ -7,6 +7,11 @@ runs the three netlink methods of tdbench once each with that version's
 library, and unloads it; the versions alternate old, new, new, old, ... so
 that a drift of the host's load falls alike on both. Each tdbench run reads
 twice and the second (warm) read counts, as in benchmarks/run.
+
+With --peers, each turn also times the peers the targets name (the /proc
+walkers and the BPF iterator, which no module changes; with the new
+version's library), and the output adds each version's target ratios
+against the peers' runs of every turn, by medians and by fastest runs.
 """
 import argparse
 import json
@@ -25,6 +30,14 @@ METHODS = ["netlink_pid_only", "netlink_base_stat", "netlink_full", "netlink_ful
 # ran-since dump of sleeping processes 200 ms after the last one keeps a
 # handful of tasks: its time is what the tasks it leaves out cost.
 VARIANTS = {"ran_since": ["netlink_full", "--ran-since-ms", "200"]}
+PEERS = ["proc_status_raw", "proc_4files_parsed", "bpf_iter"]
+# The targets the peers name: (numerator, denominator, the target), where
+# "peer:" marks a peer; each version's own times fill the rest.
+TARGETS = [("peer:proc_status_raw", "netlink_base_stat", ">= 15"),
+           ("peer:proc_4files_parsed", "netlink_full", ">= 30"),
+           ("netlink_base_stat", "peer:bpf_iter", "<= 1.0"),
+           ("netlink_base_stat", "peer:bpf_iter_classic", "<= 1.0"),
+           ("netlink_full", "netlink_pid_only", "<= 3")]
 
 
 def version(spec):
@@ -48,6 +61,27 @@ def check_lib(bench, v):
     sys.exit("ab: tdbench does not link libtaskdiag:\n" + out)
 
 
+def pin_bpf(bench):
+    """Pin the BPF task iterators where tdbench looks for them (as
+    benchmarks/guest.py does); return the peers to time."""
+    os.makedirs("/sys/fs/bpf", exist_ok=True)
+    if not os.path.ismount("/sys/fs/bpf"):
+        subprocess.run(["mount", "-t", "bpf", "bpf", "/sys/fs/bpf"], check=True)
+    pin = "/sys/fs/bpf/tdbench"
+    if os.path.exists(pin):
+        subprocess.run(["rm", "-rf", pin], check=True)
+    cmd = [os.path.join(bench, "tdbpf_pin"), os.path.join(bench, "task_iter.bpf.o"), pin]
+    open_obj = os.path.join(bench, "task_iter_open.bpf.o")
+    if os.path.exists(open_obj):
+        cmd.append(open_obj)
+    r = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    if r.returncode != 0:
+        sys.exit("ab: the BPF iterators do not load: " + r.stderr.strip()[-500:])
+    if len(cmd) > 3 and "procs: open-coded" not in r.stdout:
+        sys.exit("ab: the open-coded task iterator did not load: " + r.stderr.strip()[-500:])
+    return PEERS + (["bpf_iter_classic"] if len(cmd) > 3 else [])
+
+
 def run_method(bench, v, label):
     env = dict(os.environ, LD_LIBRARY_PATH=v["lib"])
     args = VARIANTS.get(label, [label])
@@ -67,6 +101,7 @@ def main():
     ap.add_argument("--new", type=version, required=True)
     ap.add_argument("--procs", type=int, default=10000)
     ap.add_argument("--rounds", type=int, default=6)
+    ap.add_argument("--peers", action="store_true")
     ap.add_argument("--json")
     a = ap.parse_args()
 
@@ -80,8 +115,10 @@ def main():
         print("tdspawn failed", file=sys.stderr)
         return 1
     time.sleep(2)
+    peers = pin_bpf(a.bench) if a.peers else []
 
     times = {(v, m): [] for v in ("old", "new") for m in METHODS}
+    times.update({("peer", m): [] for m in peers})
     tasks = {}
     order = []
     for r in range(a.rounds):
@@ -96,6 +133,10 @@ def main():
                 t, n, miss = run_method(a.bench, v, m)
                 times[(which, m)].append(t)
                 tasks[(which, m)] = (n, miss)
+            for m in peers:
+                t, n, _ = run_method(a.bench, a.new, m)
+                times[("peer", m)].append(t)
+                tasks[("peer", m)] = (n, 0)
         finally:
             subprocess.run(["rmmod", "task_diag"], check=True)
         print("[ab %3.0f%%] %s done" % (100.0 * (i + 1) / len(order), v["name"]),
@@ -124,6 +165,32 @@ def main():
         print("%s: netlink_full/netlink_pid_only %.1f, netlink_base_stat/netlink_pid_only %.1f"
               % (getattr(a, which)["name"], med[(which, "netlink_full")] / pid,
                  med[(which, "netlink_base_stat")] / pid))
+    if peers:
+        print("\npeers, every turn of both versions (%d runs each; median, fastest): %s"
+              % (len(times[("peer", peers[0])]),
+                 ", ".join("%s %.1f ms, %.1f ms (%d tasks)"
+                           % (m, med[("peer", m)] * 1e3, min(times[("peer", m)]) * 1e3,
+                              tasks[("peer", m)][0]) for m in peers)))
+        # The fastest runs beside the medians: a slow phase of the host
+        # lengthens some runs of either side, never shortens one.
+        fast = {k: min(x) for k, x in times.items()}
+        print("| target | %s | %s | %s, fastest runs | %s, fastest runs |"
+              % (a.old["name"], a.new["name"], a.old["name"], a.new["name"]))
+        print("|---|---:|---:|---:|---:|")
+        ratios = {}
+        for num, den, want in TARGETS:
+            if any(x.startswith("peer:") and x[5:] not in peers for x in (num, den)):
+                continue
+            row = []
+            for stat in (med, fast):
+                for which in ("old", "new"):
+                    val = [stat[("peer", x[5:])] if x.startswith("peer:") else stat[(which, x)]
+                           for x in (num, den)]
+                    row.append(val[0] / val[1])
+            name = "%s / %s %s" % (num.replace("peer:", ""), den.replace("peer:", ""), want)
+            ratios[name] = row
+            print("| %s | %.2f | %.2f | %.2f | %.2f |" % (name, *row))
+        res["target_ratios"] = ratios
     if a.json:
         with open(a.json, "w") as f:
             json.dump(res, f, indent=1)
