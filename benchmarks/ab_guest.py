@@ -22,7 +22,7 @@ import sys
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from guest import USERS  # noqa: E402  (the population's users, as benchmarks/run)
+from guest import USERS, pin_task_iters  # noqa: E402  (as benchmarks/run)
 
 METHODS = ["netlink_pid_only", "netlink_base_stat", "netlink_full", "netlink_full_bulk",
            "ran_since"]
@@ -62,24 +62,15 @@ def check_lib(bench, v):
 
 
 def pin_bpf(bench):
-    """Pin the BPF task iterators where tdbench looks for them (as
-    benchmarks/guest.py does); return the peers to time."""
-    os.makedirs("/sys/fs/bpf", exist_ok=True)
-    if not os.path.ismount("/sys/fs/bpf"):
-        subprocess.run(["mount", "-t", "bpf", "bpf", "/sys/fs/bpf"], check=True)
-    pin = "/sys/fs/bpf/tdbench"
-    if os.path.exists(pin):
-        subprocess.run(["rm", "-rf", pin], check=True)
-    cmd = [os.path.join(bench, "tdbpf_pin"), os.path.join(bench, "task_iter.bpf.o"), pin]
-    open_obj = os.path.join(bench, "task_iter_open.bpf.o")
-    if os.path.exists(open_obj):
-        cmd.append(open_obj)
-    r = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    if r.returncode != 0:
-        sys.exit("ab: the BPF iterators do not load: " + r.stderr.strip()[-500:])
-    if len(cmd) > 3 and "procs: open-coded" not in r.stdout:
-        sys.exit("ab: the open-coded task iterator did not load: " + r.stderr.strip()[-500:])
-    return PEERS + (["bpf_iter_classic"] if len(cmd) > 3 else [])
+    """Pin the BPF task iterators (benchmarks/guest.py's pin_task_iters());
+    return the peers to time."""
+    ok, open_coded, err = pin_task_iters(bench)
+    has_open = os.path.exists(os.path.join(bench, "task_iter_open.bpf.o"))
+    if not ok:
+        sys.exit("ab: the BPF iterators do not load: " + err[-500:])
+    if has_open and not open_coded:
+        sys.exit("ab: the open-coded task iterator did not load: " + err[-500:])
+    return PEERS + (["bpf_iter_classic"] if has_open else [])
 
 
 def run_method(bench, v, label):

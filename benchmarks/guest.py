@@ -37,6 +37,26 @@ LIB_METHODS = ["netlink_pid_only", "netlink_base_stat", "netlink_full", "netlink
                "proc_status_raw", "proc_4files_parsed"]
 
 
+def pin_task_iters(bench):
+    """Pin the BPF task iterators where tdbench looks for them: the classic
+    one (task_iter.bpf.o) and, where benchmarks/programs built it (6.7+),
+    the open-coded one for the process scope. Returns (pinned, open_coded,
+    tdbpf_pin's stderr)."""
+    os.makedirs("/sys/fs/bpf", exist_ok=True)
+    if not os.path.ismount("/sys/fs/bpf"):
+        sh(["mount", "-t", "bpf", "bpf", "/sys/fs/bpf"])
+    pin = "/sys/fs/bpf/tdbench"
+    if os.path.exists(pin):
+        shutil.rmtree(pin, ignore_errors=True)
+    cmd = [os.path.join(bench, "tdbpf_pin"), os.path.join(bench, "task_iter.bpf.o"), pin]
+    open_obj = os.path.join(bench, "task_iter_open.bpf.o")
+    if os.path.exists(open_obj):
+        cmd.append(open_obj)
+    r = sh(cmd, check=False, capture_output=True, text=True)
+    ok = r.returncode == 0
+    return ok, ok and "procs: open-coded" in r.stdout, (r.stderr or "").strip()
+
+
 def is_ps(method):
     """ps and tdps: whole-process figures only, their start-up included."""
     return method.startswith("procps_ps") or method.startswith("tdps")
@@ -76,9 +96,6 @@ class Bench:
 
     # -- set-up ------------------------------------------------------------
     def setup(self):
-        os.makedirs("/sys/fs/bpf", exist_ok=True)
-        if not os.path.ismount("/sys/fs/bpf"):
-            sh(["mount", "-t", "bpf", "bpf", "/sys/fs/bpf"])
         if not os.path.ismount("/sys/kernel/tracing"):
             sh(["mount", "-t", "tracefs", "tracefs", "/sys/kernel/tracing"], check=False)
         # No ASLR while measuring: under TCG every new process's randomized
@@ -88,28 +105,19 @@ class Bench:
         self.aslr = read("/proc/sys/kernel/randomize_va_space").strip()
         with open("/proc/sys/kernel/randomize_va_space", "w") as f:
             f.write("0")
-        pin = "/sys/fs/bpf/tdbench"
-        if os.path.exists(pin):
-            shutil.rmtree(pin, ignore_errors=True)
         # On 6.7+ (task_iter_open.bpf.o built) bpf_iter's process scope is
         # the open-coded iterator, and the classic one is measured beside it
         # as bpf_iter_classic.
-        cmd = [os.path.join(self.bench, "tdbpf_pin"), os.path.join(self.bench, "task_iter.bpf.o"),
-               pin]
-        open_obj = os.path.join(self.bench, "task_iter_open.bpf.o")
-        if os.path.exists(open_obj):
-            cmd.append(open_obj)
-        r = sh(cmd, check=False, capture_output=True, text=True)
-        self.bpf_ok = r.returncode == 0
-        self.bpf_open = self.bpf_ok and "procs: open-coded" in r.stdout
-        if self.bpf_ok and len(cmd) > 3 and not self.bpf_open:
+        self.bpf_ok, self.bpf_open, err = pin_task_iters(self.bench)
+        has_open = os.path.exists(os.path.join(self.bench, "task_iter_open.bpf.o"))
+        if self.bpf_ok and has_open and not self.bpf_open:
             self.notes.append("the open-coded task iterator did not load, bpf_iter is the classic "
-                              "one in every scope: " + (r.stderr or "").strip()[-500:])
+                              "one in every scope: " + err[-500:])
         log("BPF iterators %s%s" % ("pinned" if self.bpf_ok else "NOT loaded",
                                     ", process scope open-coded" if self.bpf_open else ""))
         if not self.bpf_ok:
-            self.notes.append("BPF iterator could not be loaded: " + (r.stderr or "").strip()[-500:])
-            log("BPF load failed: " + r.stderr.strip()[-500:])
+            self.notes.append("BPF iterator could not be loaded: " + err[-500:])
+            log("BPF load failed: " + err[-500:])
         mem = [l for l in read("/proc/meminfo").splitlines() if l.startswith("MemTotal")]
         model = [l.split(":", 1)[1].strip() for l in read("/proc/cpuinfo").splitlines()
                  if l.startswith("model name")]
