@@ -2,9 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0
 """The guest side of benchmarks/ab: two versions of task_diag, one boot.
 
-Spawns the population, then for each round loads one version's module,
-runs the three netlink methods of tdbench once each with that version's
-library, and unloads it; the versions alternate old, new, new, old, ... so
+Spawns the population (--threads: processes of that many threads), then
+for each round loads one version's module, runs tdbench's netlink methods
+once each with that version's library, and unloads it; the versions alternate old, new, new, old, ... so
 that a drift of the host's load falls alike on both. Each tdbench run reads
 twice and the second (warm) read counts, as in benchmarks/run.
 
@@ -38,6 +38,11 @@ TARGETS = [("peer:proc_status_raw", "netlink_base_stat", ">= 15"),
            ("netlink_base_stat", "peer:bpf_iter", "<= 1.0"),
            ("netlink_base_stat", "peer:bpf_iter_classic", "<= 1.0"),
            ("netlink_full", "netlink_pid_only", "<= 3")]
+# With several threads per process (--threads): the leaders-only target, the
+# BPF program summing each leader's threads in process scope.
+THREAD_PEERS = ["bpf_iter"]
+THREAD_TARGETS = [("peer:bpf_iter", "netlink_base_stat", ">= 3 (leaders only)"),
+                  ("peer:bpf_iter_classic", "netlink_base_stat", ">= 3 (leaders only)")]
 
 
 def version(spec):
@@ -61,16 +66,17 @@ def check_lib(bench, v):
     sys.exit("ab: tdbench does not link libtaskdiag:\n" + out)
 
 
-def pin_bpf(bench):
+def pin_bpf(bench, peers):
     """Pin the BPF task iterators (benchmarks/guest.py's pin_task_iters());
-    return the peers to time."""
+    return the peers to time: @peers, and the classic iterator beside an
+    open-coded one."""
     ok, open_coded, err = pin_task_iters(bench)
     has_open = os.path.exists(os.path.join(bench, "task_iter_open.bpf.o"))
     if not ok:
         sys.exit("ab: the BPF iterators do not load: " + err[-500:])
     if has_open and not open_coded:
         sys.exit("ab: the open-coded task iterator did not load: " + err[-500:])
-    return PEERS + (["bpf_iter_classic"] if has_open else [])
+    return peers + (["bpf_iter_classic"] if has_open else [])
 
 
 def run_method(bench, v, label):
@@ -91,6 +97,7 @@ def main():
     ap.add_argument("--old", type=version, required=True)
     ap.add_argument("--new", type=version, required=True)
     ap.add_argument("--procs", type=int, default=10000)
+    ap.add_argument("--threads", type=int, default=1)
     ap.add_argument("--rounds", type=int, default=6)
     ap.add_argument("--peers", action="store_true")
     ap.add_argument("--json")
@@ -100,13 +107,15 @@ def main():
     check_lib(a.bench, a.new)
     with open("/proc/sys/kernel/randomize_va_space", "w") as f:
         f.write("0")
-    sp = subprocess.Popen([os.path.join(a.bench, "tdspawn"), str(a.procs), "1", USERS],
+    sp = subprocess.Popen([os.path.join(a.bench, "tdspawn"), str(a.procs), str(a.threads),
+                           USERS],
                           stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
     if not sp.stdout.readline().startswith("ready"):
         print("tdspawn failed", file=sys.stderr)
         return 1
     time.sleep(2)
-    peers = pin_bpf(a.bench) if a.peers else []
+    threaded = a.threads > 1
+    peers = pin_bpf(a.bench, THREAD_PEERS if threaded else PEERS) if a.peers else []
 
     times = {(v, m): [] for v in ("old", "new") for m in METHODS}
     times.update({("peer", m): [] for m in peers})
@@ -135,12 +144,13 @@ def main():
     sp.stdin.close()
 
     med = {k: statistics.median(x) for k, x in times.items()}
-    res = {"procs": a.procs, "rounds": a.rounds, "old": a.old["name"], "new": a.new["name"],
+    res = {"procs": a.procs, "threads": a.threads, "rounds": a.rounds, "old": a.old["name"],
+           "new": a.new["name"],
            "runs": {"%s/%s" % k: x for k, x in times.items()},
            "tasks_absent_items": {"%s/%s" % k: x for k, x in tasks.items()},
            "median_s": {"%s/%s" % k: x for k, x in med.items()}}
-    print("%d processes, %d runs per version and method, one boot; medians of the warm read"
-          % (a.procs, a.rounds))
+    print("%d processes x %d threads, %d runs per version and method, one boot; medians of "
+          "the warm read" % (a.procs, a.threads, a.rounds))
     # The fastest run beside the median: TCG's swings only ever add time.
     print("| method | tasks (old/new) | items absent (old/new) | %s ms | %s ms | new/old "
           "| fastest new/old |" % (a.old["name"], a.new["name"]))
@@ -169,7 +179,7 @@ def main():
               % (a.old["name"], a.new["name"], a.old["name"], a.new["name"]))
         print("|---|---:|---:|---:|---:|")
         ratios = {}
-        for num, den, want in TARGETS:
+        for num, den, want in THREAD_TARGETS if threaded else TARGETS:
             if any(x.startswith("peer:") and x[5:] not in peers for x in (num, den)):
                 continue
             row = []

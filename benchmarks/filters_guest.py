@@ -12,9 +12,14 @@ present, the idle ones as pid-only records); the ran-since dump again while
 a tenth of the sleeping processes are woken every 0.5 s (SIGUSR1, which
 tdspawn's children handle); and a dump filtered on the second user's uid.
 Beside them netlink_pid_only, the floor a task left out is measured
-against. tdbench runs at nice -20 so that it, not the busy loops, gets the
-CPU while it is timed. Reports the medians of the timed dumps, the tasks
-each returned, and the ratios to the full dump of the same rounds.
+against, and the full and pid-only dumps again after the same pause as the
+ran-since dumps (tdbench --pause-ms): a dump that follows an interval of
+sleep starts slower than one that follows another dump (measured under
+TCG), so a ran-since dump's left-out tasks are weighed
+against dumps that start alike. tdbench runs at nice -20 so that it, not
+the busy loops, gets the CPU while it is timed. Reports the medians of the
+timed dumps, the tasks each returned, and the ratios to the full dump of
+the same rounds.
 """
 import argparse
 import json
@@ -96,8 +101,14 @@ def main():
         ("ran_since_10pct", "netlink_full", ["--ran-since-ms", str(a.interval_ms)]),
         ("uid_1pct", "netlink_full", ["--uid", str(UID_FEW)]),
         ("pid_only", "netlink_pid_only", []),
+        ("full_paused", "netlink_full", ["--pause-ms", str(a.interval_ms)]),
+        ("pid_only_paused", "netlink_pid_only", ["--pause-ms", str(a.interval_ms)]),
     ]
     times = {v: [] for v, _, _ in variants}
+    # The CPU time tdbench itself took for the same dump (user + system,
+    # getrusage()): what the dump costs without the time the waker, the
+    # woken handlers and the busy loops had the CPU.
+    cpu = {v: [] for v, _, _ in variants}
     tasks = {v: [] for v, _, _ in variants}
     try:
         for r in range(a.rounds):
@@ -116,6 +127,7 @@ def main():
                 # The first loop warms up (and, for ran-since, starts from a
                 # stamp taken before the untimed first dump): the last counts.
                 times[name].append(res["loop_s"][-1])
+                cpu[name].append(res["loop_utime_s"][-1] + res["loop_stime_s"][-1])
                 tasks[name].append(res["tasks"])
             print("[filters] round %d of %d" % (r + 1, a.rounds), file=sys.stderr, flush=True)
     finally:
@@ -126,35 +138,57 @@ def main():
             sp.stdin.close()
             sp.wait()
     med = {v: statistics.median(t) for v, t in times.items()}
+    cmed = {v: statistics.median(t) for v, t in cpu.items()}
     print("%d sleeping processes (%d of uid %d), %d busy; %d rounds in one boot; "
           "netlink_full of all processes; ran-since interval %d ms"
           % (a.procs, few, UID_FEW, BUSY, a.rounds, a.interval_ms))
-    print("| dump | tasks returned (per round) | median ms | / full |")
-    print("|---|---|---:|---:|")
+    print("| dump | tasks returned (per round) | median ms | / full | CPU ms | CPU / full |")
+    print("|---|---|---:|---:|---:|---:|")
     for v, _, _ in variants:
-        print("| %s | %s | %.1f | %.3f |" % (v, ",".join(map(str, tasks[v])), med[v] * 1e3,
-                                            med[v] / med["full"]))
+        print("| %s | %s | %.1f | %.3f | %.1f | %.3f |"
+              % (v, ",".join(map(str, tasks[v])), med[v] * 1e3, med[v] / med["full"],
+                 cmed[v] * 1e3, cmed[v] / cmed["full"]))
     # What a task the filter leaves out costs: the dump's time less its kept
     # tasks at a full dump's cost per task, over the tasks it left out,
     # against a pid-only dump's cost per task (the walk, the visibility
-    # check and a 2-attribute message).
-    full_task = med["full"] / statistics.median(tasks["full"])
-    pid_task = med["pid_only"] / statistics.median(tasks["pid_only"])
-    skipped = {}
-    print("full dump %.2f us per task, pid-only %.2f us per task" % (full_task * 1e6,
-                                                                     pid_task * 1e6))
-    for v in ("ran_since", "ran_since_10pct", "uid_1pct"):
-        kept = statistics.median(tasks[v])
-        left = statistics.median(tasks["full"]) - kept
-        skipped[v] = (med[v] - kept * full_task) / left if left > 0 else float("nan")
-        print("%s: a task left out costs %.2f us, %.2f of a pid-only task"
-              % (v, skipped[v] * 1e6, skipped[v] / pid_task))
+    # check and a 2-attribute message). A ran-since dump follows a pause:
+    # its full and pid-only costs are those of the dumps after the same
+    # pause; the uid dump follows the previous loop's dump, as the plain
+    # full and pid-only dumps do.
+    skipped, pid_ratio, floors = {}, {}, {}
+    for clock, m in (("wall", med), ("cpu", cmed)):
+        def per_task(v):
+            return m[v] / statistics.median(tasks[v])
+
+        for v, start in (("ran_since", "_paused"), ("ran_since_10pct", "_paused"),
+                         ("uid_1pct", "")):
+            full_task, pid_task = per_task("full" + start), per_task("pid_only" + start)
+            n = statistics.median(tasks["full" + start])
+            kept = statistics.median(tasks[v])
+            left = n - kept
+            key = "%s/%s" % (clock, v)
+            skipped[key] = (m[v] - kept * full_task) / left if left > 0 else float("nan")
+            pid_ratio[key] = skipped[key] / pid_task
+            # The kept tasks at a full record's cost, the rest at a pid-only
+            # one's, as a share of a full dump that starts alike.
+            floors[key] = (kept * full_task + left * pid_task) / m["full" + start]
+            print("%s time, %s: a task left out costs %.2f us, %.2f of a pid-only task (%s); "
+                  "the dump %.3f of a full one (%s); kept at full and left out at pid-only "
+                  "cost %.3f" % (clock, v, skipped[key] * 1e6, pid_ratio[key],
+                                 "pid_only" + start, m[v] / m["full" + start],
+                                 "full" + start, floors[key]))
+        for v in ("full", "pid_only"):
+            print("%s time, %s: %.2f us per task; after a pause of %d ms %.2f us"
+                  % (clock, v, per_task(v) * 1e6, a.interval_ms,
+                     per_task(v + "_paused") * 1e6))
     if a.json:
         with open(a.json, "w") as f:
             json.dump({"procs": a.procs, "busy": BUSY, "rounds": a.rounds,
-                       "interval_ms": a.interval_ms, "runs_s": times, "tasks": tasks,
-                       "median_s": med, "skipped_task_s": skipped,
-                       "pid_only_task_s": pid_task}, f, indent=1)
+                       "interval_ms": a.interval_ms, "runs_s": times, "cpu_s": cpu,
+                       "tasks": tasks,
+                       "median_s": med, "cpu_median_s": cmed, "skipped_task_s": skipped,
+                       "skipped_over_pid_only": pid_ratio, "floor_over_full": floors},
+                      f, indent=1)
     return 0
 
 

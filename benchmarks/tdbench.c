@@ -4,6 +4,7 @@
  *
  *   tdbench run METHOD [--threads] [--loops N] [--bpf-dir DIR] [--print N]
  *               [--records FILE] [--uid UID] [--ran-since-ms MS [--idle]]
+ *               [--pause-ms MS]
  *       Read every task once (N times) with METHOD and report, as one JSON
  *       line, the number of tasks and the time of the reading loop only
  *       (opening the netlink handle, allocating buffers and exiting are
@@ -55,6 +56,11 @@
  * dump from the start of the previous one (the first from an untimed
  * pid-only dump), MS milliseconds later (the sleep is outside the timing),
  * as a sampler every MS ms would; --idle adds ran-since-idle records.
+ * --pause-ms MS sleeps MS milliseconds before each timed loop (outside the
+ * timing), for any method: a dump that follows a pause as a ran-since dump
+ * does, so that the two start alike (a guest CPU that idled or ran other
+ * tasks for an interval starts a dump slower than one that dumped just
+ * before).
  */
 #define _GNU_SOURCE
 #include <ctype.h>
@@ -522,7 +528,7 @@ static int tdb_run(int argc, char **argv)
 	uint32_t recs_max = 0;
 	char bpf_path[512], recs_path[512];
 	bool threads = false, idle = false;
-	int loops = 1, i, m = -1, err, since_ms = -1;
+	int loops = 1, i, m = -1, err, since_ms = -1, pause_ms = 0;
 	uint32_t uid = 0;
 	bool by_uid = false;
 	long count = 0, missing = 0;
@@ -560,6 +566,10 @@ static int tdb_run(int argc, char **argv)
 			by_uid = true;
 		} else if (!strcmp(argv[i], "--ran-since-ms") && i + 1 < argc) {
 			since_ms = atoi(argv[++i]);
+		} else if (!strcmp(argv[i], "--pause-ms") && i + 1 < argc) {
+			pause_ms = atoi(argv[++i]);
+			if (pause_ms < 0)
+				pause_ms = 0;
 		} else if (!strcmp(argv[i], "--idle")) {
 			idle = true;
 		} else {
@@ -641,6 +651,8 @@ static int tdb_run(int argc, char **argv)
 			req.ran_since = tdb_stamp;
 			tdb_stamp_seen = false;
 		}
+		if (pause_ms > 0)
+			usleep((useconds_t)pause_ms * 1000);
 		getrusage(RUSAGE_SELF, &r0);
 		t0 = tdb_now();
 		switch (tdb_methods[m].m) {
@@ -679,9 +691,9 @@ static int tdb_run(int argc, char **argv)
 
 	out = tdb_result_file();
 	fprintf(out, "{\"method\":\"%s\",\"threads\":%s,\"tasks\":%ld,\"missing_items\":%ld,"
-		"\"uid\":%ld,\"ran_since_ms\":%d,\"idle\":%s,\"loop_s\":[", name,
+		"\"uid\":%ld,\"ran_since_ms\":%d,\"idle\":%s,\"pause_ms\":%d,\"loop_s\":[", name,
 		threads ? "true" : "false", count, missing, by_uid ? (long)uid : -1L, since_ms,
-		idle ? "true" : "false");
+		idle ? "true" : "false", pause_ms);
 	for (i = 0; i < loops; i++)
 		fprintf(out, "%s%.6f", i ? "," : "", loop_s[i]);
 	fprintf(out, "],\"loop_utime_s\":[");
