@@ -4,14 +4,16 @@
 
 Spawns the population (--threads: processes of that many threads), then
 for each round loads one version's module, runs tdbench's netlink methods
-once each with that version's library, and unloads it; the versions alternate old, new, new, old, ... so
-that a drift of the host's load falls alike on both. Each tdbench run reads
+once each with that version's library, and unloads it; the versions
+alternate old, new, new, old, ... so that a drift of the host's load falls
+alike on both. Each tdbench run reads
 twice and the second (warm) read counts, as in benchmarks/run.
 
-With --peers, each turn also times the peers the targets name (the /proc
-walkers and the BPF iterator, which no module changes; with the new
-version's library), and the output adds each version's target ratios
-against the peers' runs of every turn, by medians and by fastest runs.
+With --peers, each turn also times the peers that benchmarks/run's
+in-process targets for this population name (the /proc walkers and the BPF
+iterator, which no module changes; with the new version's library), and
+the output adds each version's target ratios against the peers' runs of
+every turn, by medians and by fastest runs.
 """
 import argparse
 import json
@@ -23,6 +25,7 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from guest import USERS, pin_task_iters  # noqa: E402  (as benchmarks/run)
+from report import TARGETS as RUN_TARGETS  # noqa: E402
 
 METHODS = ["netlink_pid_only", "netlink_base_stat", "netlink_full", "netlink_full_bulk",
            "ran_since"]
@@ -30,19 +33,32 @@ METHODS = ["netlink_pid_only", "netlink_base_stat", "netlink_full", "netlink_ful
 # ran-since dump of sleeping processes 200 ms after the last one keeps a
 # handful of tasks: its time is what the tasks it leaves out cost.
 VARIANTS = {"ran_since": ["netlink_full", "--ran-since-ms", "200"]}
-PEERS = ["proc_status_raw", "proc_4files_parsed", "bpf_iter"]
-# The targets the peers name: (numerator, denominator, the target), where
-# "peer:" marks a peer; each version's own times fill the rest.
-TARGETS = [("peer:proc_status_raw", "netlink_base_stat", ">= 15"),
-           ("peer:proc_4files_parsed", "netlink_full", ">= 30"),
-           ("netlink_base_stat", "peer:bpf_iter", "<= 1.0"),
-           ("netlink_base_stat", "peer:bpf_iter_classic", "<= 1.0"),
-           ("netlink_full", "netlink_pid_only", "<= 3")]
-# With several threads per process (--threads): the leaders-only target, the
-# BPF program summing each leader's threads in process scope.
-THREAD_PEERS = ["bpf_iter"]
-THREAD_TARGETS = [("peer:bpf_iter", "netlink_base_stat", ">= 3 (leaders only)"),
-                  ("peer:bpf_iter_classic", "netlink_base_stat", ">= 3 (leaders only)")]
+
+
+def ab_targets(threaded, open_coded):
+    """benchmarks/run's in-process speed targets (report.py's TARGETS) that
+    this population checks, as (name, numerator, denominator): those of the
+    single-threaded population, or with @threaded the thread-heavy one's;
+    where bpf_iter is the open-coded iterator (@open_coded), each target on
+    bpf_iter again against the classic one. A method that is not one of
+    METHODS is a peer, which no module changes."""
+    out = []
+    for name, num, den, _scope, tpp, _op, _limit, basis in RUN_TARGETS:
+        if basis != "in_process" or (tpp > 1) != threaded:
+            continue
+        out.append((name, num, den))
+        if open_coded and "bpf_iter" in (num, den):
+            classic = [("bpf_iter_classic" if x == "bpf_iter" else x) for x in (num, den)]
+            out.append((name.replace("bpf_iter", "bpf_iter_classic"), *classic))
+    return out
+
+
+def ab_peers(targets):
+    """The peers @targets name, in order."""
+    peers = []
+    for _name, num, den in targets:
+        peers += [x for x in (num, den) if x not in METHODS and x not in peers]
+    return peers
 
 
 def version(spec):
@@ -66,17 +82,17 @@ def check_lib(bench, v):
     sys.exit("ab: tdbench does not link libtaskdiag:\n" + out)
 
 
-def pin_bpf(bench, peers):
+def pin_bpf(bench):
     """Pin the BPF task iterators (benchmarks/guest.py's pin_task_iters());
-    return the peers to time: @peers, and the classic iterator beside an
-    open-coded one."""
+    return whether bpf_iter is the open-coded iterator (the classic one is
+    then pinned beside it)."""
     ok, open_coded, err = pin_task_iters(bench)
     has_open = os.path.exists(os.path.join(bench, "task_iter_open.bpf.o"))
     if not ok:
         sys.exit("ab: the BPF iterators do not load: " + err[-500:])
     if has_open and not open_coded:
         sys.exit("ab: the open-coded task iterator did not load: " + err[-500:])
-    return peers + (["bpf_iter_classic"] if has_open else [])
+    return has_open
 
 
 def run_method(bench, v, label):
@@ -114,8 +130,8 @@ def main():
         print("tdspawn failed", file=sys.stderr)
         return 1
     time.sleep(2)
-    threaded = a.threads > 1
-    peers = pin_bpf(a.bench, THREAD_PEERS if threaded else PEERS) if a.peers else []
+    targets = ab_targets(a.threads > 1, pin_bpf(a.bench)) if a.peers else []
+    peers = ab_peers(targets)
 
     times = {(v, m): [] for v in ("old", "new") for m in METHODS}
     times.update({("peer", m): [] for m in peers})
@@ -179,16 +195,12 @@ def main():
               % (a.old["name"], a.new["name"], a.old["name"], a.new["name"]))
         print("|---|---:|---:|---:|---:|")
         ratios = {}
-        for num, den, want in THREAD_TARGETS if threaded else TARGETS:
-            if any(x.startswith("peer:") and x[5:] not in peers for x in (num, den)):
-                continue
+        for name, num, den in targets:
             row = []
             for stat in (med, fast):
                 for which in ("old", "new"):
-                    val = [stat[("peer", x[5:])] if x.startswith("peer:") else stat[(which, x)]
-                           for x in (num, den)]
+                    val = [stat[("peer" if x in peers else which, x)] for x in (num, den)]
                     row.append(val[0] / val[1])
-            name = "%s / %s %s" % (num.replace("peer:", ""), den.replace("peer:", ""), want)
             ratios[name] = row
             print("| %s | %.2f | %.2f | %.2f | %.2f |" % (name, *row))
         res["target_ratios"] = ratios

@@ -15,10 +15,10 @@ Beside them netlink_pid_only, the floor a task left out is measured
 against, and the full and pid-only dumps again after the same pause as the
 ran-since dumps (tdbench --pause-ms): a dump that follows an interval of
 sleep starts slower than one that follows another dump (measured under
-TCG), so a ran-since dump's left-out tasks are weighed
-against dumps that start alike. tdbench runs at nice -20 so that it, not
-the busy loops, gets the CPU while it is timed. Reports the medians of the
-timed dumps, the tasks each returned, and the ratios to the full dump of
+TCG), so a ran-since dump's left-out tasks are weighed against dumps that
+start alike. tdbench runs at nice -20 so that it, not the busy loops, gets
+the CPU while it is timed. Reports the medians of the timed dumps (wall
+and CPU time), the tasks each returned, and the ratios to the full dump of
 the same rounds.
 """
 import argparse
@@ -155,40 +155,38 @@ def main():
     # its full and pid-only costs are those of the dumps after the same
     # pause; the uid dump follows the previous loop's dump, as the plain
     # full and pid-only dumps do.
-    skipped, pid_ratio, floors = {}, {}, {}
-    for clock, m in (("wall", med), ("cpu", cmed)):
-        def per_task(v):
-            return m[v] / statistics.median(tasks[v])
+    def per_task(m, v):
+        return m[v] / statistics.median(tasks[v])
 
+    skipped, pid_ratio, at_pid_only = {}, {}, {}
+    for clock, m in (("wall", med), ("cpu", cmed)):
         for v, start in (("ran_since", "_paused"), ("ran_since_10pct", "_paused"),
                          ("uid_1pct", "")):
-            full_task, pid_task = per_task("full" + start), per_task("pid_only" + start)
-            n = statistics.median(tasks["full" + start])
+            full, pid = "full" + start, "pid_only" + start
+            full_task, pid_task = per_task(m, full), per_task(m, pid)
             kept = statistics.median(tasks[v])
-            left = n - kept
+            left = statistics.median(tasks[full]) - kept
             key = "%s/%s" % (clock, v)
             skipped[key] = (m[v] - kept * full_task) / left if left > 0 else float("nan")
             pid_ratio[key] = skipped[key] / pid_task
             # The kept tasks at a full record's cost, the rest at a pid-only
             # one's, as a share of a full dump that starts alike.
-            floors[key] = (kept * full_task + left * pid_task) / m["full" + start]
+            at_pid_only[key] = (kept * full_task + left * pid_task) / m[full]
             print("%s time, %s: a task left out costs %.2f us, %.2f of a pid-only task (%s); "
                   "the dump %.3f of a full one (%s); kept at full and left out at pid-only "
-                  "cost %.3f" % (clock, v, skipped[key] * 1e6, pid_ratio[key],
-                                 "pid_only" + start, m[v] / m["full" + start],
-                                 "full" + start, floors[key]))
+                  "cost %.3f" % (clock, v, skipped[key] * 1e6, pid_ratio[key], pid,
+                                 m[v] / m[full], full, at_pid_only[key]))
         for v in ("full", "pid_only"):
             print("%s time, %s: %.2f us per task; after a pause of %d ms %.2f us"
-                  % (clock, v, per_task(v) * 1e6, a.interval_ms,
-                     per_task(v + "_paused") * 1e6))
+                  % (clock, v, per_task(m, v) * 1e6, a.interval_ms,
+                     per_task(m, v + "_paused") * 1e6))
     if a.json:
         with open(a.json, "w") as f:
             json.dump({"procs": a.procs, "busy": BUSY, "rounds": a.rounds,
                        "interval_ms": a.interval_ms, "runs_s": times, "cpu_s": cpu,
-                       "tasks": tasks,
-                       "median_s": med, "cpu_median_s": cmed, "skipped_task_s": skipped,
-                       "skipped_over_pid_only": pid_ratio, "floor_over_full": floors},
-                      f, indent=1)
+                       "tasks": tasks, "median_s": med, "cpu_median_s": cmed,
+                       "skipped_task_s": skipped, "skipped_over_pid_only": pid_ratio,
+                       "left_out_at_pid_only_over_full": at_pid_only}, f, indent=1)
     return 0
 
 
