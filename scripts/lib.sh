@@ -189,26 +189,32 @@ td_kmake() {
 }
 
 # td_patched_module LABEL DIR FILE: this tree's kernel/ copied to DIR (made
-# afresh), its FILE patched by the edits read from stdin, a Python list of
-# (anchor, replacement) pairs whose every anchor occurs exactly once, and
-# built for LABEL with td_kmake (the log in DIR/build.log). For the
-# benchmarks' floors, never a module to ship. Returns 2 if an anchor is not
-# found once (the code it patches has changed: the message says which), 1
-# if the build fails.
+# afresh), patched by the edits read from stdin, a Python list of (anchor,
+# replacement) pairs, for FILE, or (file, anchor, replacement) triples, for
+# the file they name; edits apply in order and each anchor must occur
+# exactly once when its turn comes. Then built for LABEL with td_kmake (the
+# log in DIR/build.log). For the benchmarks' floors, never a module to
+# ship. Returns 2 if an anchor is not found once (the code it patches has
+# changed: the message says which), 1 if the build fails.
 td_patched_module() {
 	local label=$1 dir=$2 file=$3
 	rm -rf "$dir"
 	mkdir -p "$dir"
 	cp "$TD_SRC"/kernel/*.c "$TD_SRC"/kernel/*.h "$TD_SRC"/kernel/Kbuild "$TD_SRC"/kernel/probe "$dir"/
 	python3 -c '
-import ast, sys
-path = sys.argv[1]
-src = open(path).read()
-for old, new in ast.literal_eval(sys.stdin.read()):
+import ast, os, sys
+srcs = {}
+for edit in ast.literal_eval(sys.stdin.read()):
+    name, old, new = edit if len(edit) == 3 else (sys.argv[2],) + tuple(edit)
+    path = os.path.join(sys.argv[1], name)
+    src = srcs.get(path)
+    if src is None:
+        src = open(path).read()
     if src.count(old) != 1:
         sys.exit("%s: anchor not found once: %r" % (path, old[:70]))
-    src = src.replace(old, new)
-open(path, "w").write(src)' "$dir/$file" || return 2
+    srcs[path] = src.replace(old, new)
+for path, src in srcs.items():
+    open(path, "w").write(src)' "$dir" "$file" || return 2
 	td_kmake "$label" "$dir" -s >"$dir/build.log" 2>&1 || return 1
 }
 
