@@ -5,7 +5,7 @@
   floor_guest.py BENCH_DIR FULL.ko PROCS ROUNDS CPU
 
 PROCS exec'd sleeping processes; each round loads the real module and the
-two floor modules of BENCH_DIR in turn (the order reversed every other
+three floor modules of BENCH_DIR in turn (the order reversed every other
 round), times get-vma (tdvmabench lib) and the mem group (tdmembench lib)
 under each one that has it, and reads every maps and smaps_rollup
 (tdvmabench maps, tdmembench rollup). Each timing is the fastest of 3
@@ -31,11 +31,13 @@ def main(argv):
     vb, mb = os.path.join(bdir, "tdvmabench"), os.path.join(bdir, "tdmembench")
     mods = {"full": full,
             "vma-floor": os.path.join(bdir, "vma-floor", "task_diag.ko"),
+            "vma-reads": os.path.join(bdir, "vma-reads", "task_diag.ko"),
             "mem-floor": os.path.join(bdir, "mem-floor", "task_diag.ko")}
     sp = sleepers.start(procs)
     if not sp:
         return 1
-    t = {k: [] for k in ("maps", "rollup", "vma_full", "vma_floor", "mem_full", "mem_floor")}
+    t = {k: [] for k in ("maps", "rollup", "vma_full", "vma_floor", "vma_reads", "mem_full",
+                         "mem_floor")}
     vmas = set()
     for r in range(rounds):
         order = list(mods) if r % 2 == 0 else list(reversed(mods))
@@ -48,10 +50,10 @@ def main(argv):
                     if name == "full":
                         vmas.add(v["vmas"])
                     elif v["vmas"]:
-                        print("vma-floor wrote %d VMAs: it is not a floor" % v["vmas"])
+                        print("%s wrote %d VMAs: it is not a floor" % (name, v["vmas"]))
                         return 1
                     t["vma_" + name.split("-")[-1]].append(v["ns"])
-                if name != "vma-floor":
+                if not name.startswith("vma-"):
                     run([mb, "lib"])
                     m = run([mb, "lib", "3"])
                     if name == "mem-floor" and m["sum"]:
@@ -74,6 +76,9 @@ def main(argv):
           "at most %.1fx over maps on this walk"
           % (ms["maps"], ms["vma_full"], ms["maps"] / ms["vma_full"], ms["vma_floor"],
              ms["maps"] / ms["vma_floor"]))
+    print("  VMAs: vma-reads %.1f ms (every field and name read, no entry written): "
+          "at most %.1fx over maps for any encoding of them"
+          % (ms["vma_reads"], ms["maps"] / ms["vma_reads"]))
     print("  mem: smaps_rollup %.1f ms, mem group %.1f ms (%.1fx), mem-floor %.1f ms: "
           "at most %.1fx over smaps_rollup on this walk"
           % (ms["rollup"], ms["mem_full"], ms["rollup"] / ms["mem_full"], ms["mem_floor"],
