@@ -13,6 +13,7 @@
 #include <linux/cgroup.h>
 #include <linux/cred.h>
 #include <linux/err.h>
+#include <linux/proc_fs.h>
 #include <linux/rcupdate.h>
 #include <linux/sched.h>
 #include <linux/sched/clock.h>
@@ -235,26 +236,57 @@ static bool td_thread_ran(struct task_struct *t, u64 since)
  * from (one more object per task that nothing else a skipped task costs
  * reads). thread_group_empty() reads the list without a lock: a thread
  * created after the read was created by one that ran after the request's
- * stamp, which the next request counts.
+ * stamp, which the next request counts. Adds the threads read to *@read.
  */
-static bool td_task_ran(struct task_struct *task, bool whole, u64 since)
+static bool td_task_ran(struct task_struct *task, bool whole, u64 since,
+			unsigned int *read)
 {
 	struct task_struct *t;
 	bool ran = false;
 
+	++*read;
 	if (td_thread_ran(task, since))
 		return true;
 	if (!whole || thread_group_empty(task))
 		return false;
 	rcu_read_lock();
 	for_each_thread(task, t) {
-		if (t != task && td_thread_ran(t, since)) {
+		if (t == task)
+			continue;
+		++*read;
+		if (td_thread_ran(t, since)) {
 			ran = true;
 			break;
 		}
 	}
 	rcu_read_unlock();
 	return ran;
+}
+
+/**
+ * td_filter_walk_skip() - may the walk leave @task out before it is referenced?
+ * @subj: the requester
+ * @task: the task the walk found, under rcu_read_lock()
+ * @whole: the dump's values are whole-process ones
+ * @read: the threads read are added to it (the walk's cond_resched() count)
+ *
+ * Only where the answer is the one td_filter_match() would give, whatever
+ * /proc shows and whatever the other filters say: a ran-since request
+ * without ran-since-idle records, by a requester whose /proc hides no
+ * task (hidepid=off), for a task that did not run. Under hidepid=, the
+ * visibility decision comes first (td_fill_task()): whether a task /proc
+ * hides ran must not shape the dump, not even its time.
+ *
+ * Return: true to leave @task out.
+ */
+bool td_filter_walk_skip(const struct td_subject *subj, struct task_struct *task,
+			 bool whole, unsigned int *read)
+{
+	const struct td_filter *f = &subj->filter;
+
+	if (!f->ran_since || f->idle || subj->hide_pid != HIDEPID_OFF)
+		return false;
+	return !td_task_ran(task, whole, f->since, read);
 }
 
 /**
@@ -275,6 +307,7 @@ enum td_match td_filter_match(struct td_task_ctx *ctx, enum td_vis vis, pid_t nr
 	const struct td_filter *f = &ctx->subj->filter;
 	struct task_struct *task = ctx->task;
 	struct user_namespace *ns = ctx->subj->user_ns;
+	unsigned int read = 0;
 	bool ok = true, ran;
 
 	if (f->pids.n && !td_ids_has(&f->pids, nr))
@@ -310,7 +343,7 @@ enum td_match td_filter_match(struct td_task_ctx *ctx, enum td_vis vis, pid_t nr
 	}
 	if (!f->ran_since)
 		return TD_MATCH_YES;
-	ran = td_task_ran(task, ctx->whole, f->since);
+	ran = td_task_ran(task, ctx->whole, f->since, &read);
 	if (ran)
 		return TD_MATCH_YES;
 	return f->idle ? TD_MATCH_IDLE : TD_MATCH_NO;

@@ -184,7 +184,8 @@ static int td_fill_task(struct sk_buff *skb, const struct td_view *view,
 	 * either leaves out costs the walk and these tests only, no lock and
 	 * no group (a filter or ran-since that keeps a tenth of the tasks).
 	 * The visibility decision stays first: a filter never runs on a task
-	 * /proc hides.
+	 * /proc hides. (Where /proc hides none, the walk has already left out
+	 * the tasks ran-since leaves out: td_filter_walk_skip().)
 	 */
 	vis = td_visibility(&ctx);
 	switch (vis) {
@@ -356,10 +357,11 @@ static struct task_struct *td_next_thread(struct td_dump *d, bool *walked)
  */
 static struct task_struct *td_next_task(struct td_dump *d)
 {
-	enum pid_type type = td_scope_whole(d->scope) ? PIDTYPE_TGID : PIDTYPE_PID;
+	bool whole = td_scope_whole(d->scope);
+	enum pid_type type = whole ? PIDTYPE_TGID : PIDTYPE_PID;
 	const struct td_filter *f = &d->subj->filter;
 	struct task_struct *task = NULL;
-	unsigned int skipped = 0;
+	unsigned int skipped = 0, read = 0;
 	struct pid *pid;
 	bool walked;
 	u32 nr;
@@ -398,14 +400,25 @@ static struct task_struct *td_next_task(struct td_dump *d)
 		}
 		d->next_nr = nr;
 		task = pid_task(pid, type);
-		if (task && td_scope_match(d, task)) {
+		/*
+		 * A task ran-since leaves out whatever else is asked is left
+		 * here, before a reference or a pid lookup more (see
+		 * td_filter_walk_skip()).
+		 */
+		if (task && td_scope_match(d, task) &&
+		    !td_filter_walk_skip(d->subj, task, whole, &read)) {
 			get_task_struct(task);
 			break;
 		}
 		task = NULL;
 		d->next_nr++;
-		/* Long runs of pids that are not ours: let others in. */
-		if (++skipped % 1024 == 0) {
+		/*
+		 * Long runs of pids that are not ours, or of tasks (threads)
+		 * that did not run: let others in.
+		 */
+		if (++skipped + read >= 1024) {
+			skipped = 0;
+			read = 0;
 			rcu_read_unlock();
 			cond_resched();
 			rcu_read_lock();

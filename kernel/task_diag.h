@@ -420,6 +420,8 @@ int td_filter_parse(struct td_filter *f, struct nlattr **attrs, bool dump,
 void td_filter_free(struct td_filter *f);
 bool td_filter_next_pid(const struct td_filter *f, u32 *nr);
 enum td_match td_filter_match(struct td_task_ctx *ctx, enum td_vis vis, pid_t nr);
+bool td_filter_walk_skip(const struct td_subject *subj, struct task_struct *task,
+			 bool whole, unsigned int *read);
 
 /* main.c */
 extern struct genl_family td_family;
