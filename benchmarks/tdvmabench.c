@@ -361,6 +361,8 @@ static int cmd_rawone(const char *pid, size_t bufsz)
 				}
 				goto done;
 			}
+			if (h->nlmsg_type < NLMSG_MIN_TYPE)
+				continue;	/* the dump's first datagram: NLMSG_NOOP */
 			alen = h->nlmsg_len - NLMSG_HDRLEN - GENL_HDRLEN;
 			while (off + NLA_HDRLEN <= alen) {
 				const struct nlattr *a = (const void *)(p + off);

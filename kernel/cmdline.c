@@ -105,8 +105,8 @@ static size_t td_cmdline_copy(struct mm_struct *mm, char *buf, size_t size,
  * cb_lock).
  * Return: 0; -ENOENT to leave the attribute out (a kernel thread or an
  * exited task has no mm, the task changed its mm while it was read, or
- * its mmap lock was busy in the first message of a batch); -EMSGSIZE when
- * @skb is full; -EAGAIN (busy, see td_busy()); -EINTR.
+ * its mmap lock was busy under cb_lock, see td_busy()); -EMSGSIZE when
+ * @skb is full; -EINTR.
  */
 int td_cmdline_fill(struct sk_buff *skb, struct td_task_ctx *ctx)
 {

@@ -43,9 +43,10 @@ static const struct td_group *const td_groups[] = {
  * @next_nr: the smallest pid (in @subj.ns) not yet written; advanced only
  *           after a task was completely written, so a dump resumes by key
  * @err: the error td_dump_start() found in the request, or 0
- * @started: the first batch was written (it runs under genetlink's
- *           cb_lock, inside the sender's sendmsg(); the later ones in the
- *           reader's recvmsg())
+ * @started: the first batch was written: it runs under genetlink's
+ *           cb_lock, inside the sender's sendmsg(), and holds no task
+ *           (td_dump_header()); the tasks are written in the sender's
+ *           later recvmsg() calls
  *
  * On 6.1 ->start() runs before netlink sets cb->extack, so an error found
  * there would lose its message: td_dump_start() keeps it here and the first
@@ -144,9 +145,7 @@ static int td_fill_locked(struct td_task_ctx *ctx, void *const *st)
  * if the skb is full (nothing of the task is left in it), -ESRCH if the
  * task is gone from the namespace, being released, or hidden from the
  * requester by its /proc, -EINTR if the caller was killed while waiting
- * for an exec of the task to finish, -EAGAIN if a lock of the task was
- * busy under cb_lock (td_busy(): nothing of the task is left in the skb),
- * or -ENOMEM.
+ * for an exec of the task to finish, or -ENOMEM.
  */
 static int td_fill_task(struct sk_buff *skb, const struct td_view *view,
 			struct task_struct *task, pid_t nr, u32 show, u32 scope,
@@ -159,7 +158,6 @@ static int td_fill_task(struct sk_buff *skb, const struct td_view *view,
 		.view = view,
 		.task = task,
 		.whole = td_scope_whole(scope),
-		.first = !skb->len,
 	};
 	bool exec_locked;
 	void *st[ARRAY_SIZE(td_groups)] = {};
@@ -281,7 +279,15 @@ static int td_fill_task(struct sk_buff *skb, const struct td_view *view,
 err_cancel:
 	genlmsg_cancel(skb, hdr);
 out_put_mm:
-	if (ctx.mm)
+	/*
+	 * Under cb_lock (a do) the last reference of an mm that exited
+	 * meanwhile is dropped by a worker: exit_mmap() and exit_aio() (which
+	 * waits for the target's I/O, a FUSE daemon's to answer) do not run
+	 * under the lock. In a dump's recvmsg() the sender pays for it itself.
+	 */
+	if (ctx.mm && view->nowait)
+		mmput_async(ctx.mm);
+	else if (ctx.mm)
 		mmput(ctx.mm);
 out_unlock:
 	if (exec_locked)
@@ -429,7 +435,7 @@ static struct task_struct *td_next_task(struct td_dump *d)
 }
 
 static int td_parse_req(struct nlattr **attrs, bool dump, u32 *scope, u32 *show,
-			struct pid **target, const struct td_subject *subj,
+			struct pid **target, struct td_subject *subj,
 			struct netlink_ext_ack *extack)
 {
 	bool alive, leader;
@@ -538,6 +544,30 @@ static int td_dump_done(struct netlink_callback *cb)
 	return 0;
 }
 
+/**
+ * td_dump_header() - the first batch of a dump
+ * @skb: the batch
+ * @cb: the dump
+ *
+ * netlink writes a dump's first batch inside the sender's sendmsg(), under
+ * genetlink's cb_lock, which every generic netlink request and family
+ * registration of the machine shares. That batch holds one empty
+ * NLMSG_NOOP message (netlink's "nothing: ignore it", which libnl, libmnl
+ * and libtaskdiag skip) and no task: every task, every lock of a target,
+ * every mm reference put and every page walk happens in the sender's own
+ * later recvmsg() calls, outside any lock of others. It costs a dump one
+ * recvmsg() more.
+ *
+ * Return: the batch's length.
+ */
+int td_dump_header(struct sk_buff *skb, struct netlink_callback *cb)
+{
+	if (!nlmsg_put(skb, NETLINK_CB(cb->skb).portid, cb->nlh->nlmsg_seq, NLMSG_NOOP, 0,
+		       NLM_F_MULTI))
+		return -EMSGSIZE;
+	return skb->len;
+}
+
 static int td_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
 {
 	struct td_dump *d = td_dump_ctx(cb);
@@ -552,13 +582,12 @@ static int td_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
 		return d->err;
 	}
 
-	/*
-	 * Whoever reads the socket now receives what this call writes. The
-	 * first call runs under genetlink's cb_lock: it waits for no lock of
-	 * a target (td_view::nowait).
-	 */
-	err = td_view_init(&view, d->subj, !d->started, cb->extack);
-	d->started = true;
+	if (!d->started) {
+		d->started = true;
+		return td_dump_header(skb, cb);
+	}
+	/* Whoever reads the socket now receives what this call writes. */
+	err = td_view_init(&view, d->subj, false, cb->extack);
 	if (err)
 		return err;
 	while ((task = td_next_task(d))) {
@@ -571,10 +600,9 @@ static int td_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
 		put_task_struct(task);
 		if (err && err != -ESRCH) {
 			/*
-			 * Full (or out of memory, or a lock of the task busy
-			 * under cb_lock): the next call retries this task. If
-			 * not even one task fits, the reader's buffer is too
-			 * small: fail rather than loop.
+			 * Full (or out of memory): the next call retries this
+			 * task. If not even one task fits, the reader's buffer
+			 * is too small: fail rather than loop.
 			 */
 			if (!skb->len) {
 				d->next_nr = first;
@@ -584,13 +612,6 @@ static int td_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
 		}
 		/* Written, gone since we found it, or hidden: move on. */
 		d->next_nr++;
-		/*
-		 * Under cb_lock, one task: the rest is written in the reader's
-		 * recvmsg(), where waiting for a target's lock holds up no one
-		 * else. It costs the dump one more recvmsg().
-		 */
-		if (view.nowait && skb->len)
-			break;
 		cond_resched();
 	}
 	return skb->len;

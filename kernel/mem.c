@@ -19,6 +19,7 @@
 #include <linux/mmap_lock.h>
 #include <linux/page_idle.h>
 #include <linux/pgtable.h>
+#include <linux/sched/clock.h>
 #include <linux/sched/mm.h>
 #include <linux/shmem_fs.h>
 #include <linux/swap.h>
@@ -36,7 +37,8 @@
  * of 2^-12 bytes), and what makes them inexact: @swap_seen, a swap entry
  * was met (swap_pss); @shmem_swapped, a mapped shmem object has swapped
  * pages (swap); @nowait, the walk runs under genetlink's cb_lock
- * (td_view::nowait) and @busy, a lock it would have waited for was busy.
+ * (td_view::nowait: a do) and gives up at @deadline; @busy, a lock it
+ * would have waited for was busy, or the deadline passed.
  */
 struct td_mss {
 	u64 resident, shared_clean, shared_dirty, private_clean, private_dirty;
@@ -47,7 +49,21 @@ struct td_mss {
 	bool shmem_swapped;
 	bool nowait;
 	bool busy;
+	u64 deadline;
 };
+
+/*
+ * Under cb_lock, a walk of an mm of any size (a 256 GiB mapping of the
+ * zero page is 64 M page table entries) gives up at the view's deadline:
+ * asked once per page table (2 MiB) or huge page step.
+ */
+static bool td_mem_late_now(struct td_mss *m)
+{
+	if (!m->nowait || local_clock() < m->deadline)
+		return false;
+	m->busy = true;
+	return true;
+}
 
 /* smaps_page_accumulate() */
 static void td_mem_page_acc(struct td_mss *m, struct folio *folio, unsigned long size,
@@ -324,6 +340,8 @@ static void td_mem_walk_vma(struct td_mss *m, struct vm_area_struct *vma, unsign
 			td_mem_pmd(m, vma, pmd, addr, pend, locked);
 			addr = pend;
 			cond_resched();
+			if (td_mem_late_now(m))
+				return;
 		}
 	}
 }
@@ -398,8 +416,11 @@ static void td_mem_walk_hugetlb(struct td_mss *m, struct vm_area_struct *vma,
 		}
 		spin_unlock(ptl);
 		/* A 1 TiB mapping of 2 MiB pages is half a million steps. */
-		if (!(addr & (512 * sz - 1)))
+		if (!(addr & (512 * sz - 1))) {
 			cond_resched();
+			if (td_mem_late_now(m))
+				break;
+		}
 	}
 	i_mmap_unlock_read(mapping);
 	return;
@@ -469,6 +490,7 @@ static int td_mem_gather(struct td_mss *m, struct mm_struct *mm, const struct td
 	VMA_ITERATOR(vmi, mm, 0);
 
 	m->nowait = v->nowait;
+	m->deadline = v->deadline;
 	err = td_mmap_read_lock(v, mm);
 	if (err)
 		return err;

@@ -2,13 +2,17 @@
 /*
  * task_diag: what each party may see, as procfs decides it.
  *
- * Three parties bound every part of a reply: the process that sent the
- * request, the credentials the socket was opened with, and the process that
- * reads the socket when the part is written (current in the dump callback).
- * Each must pass the check procfs would make for it, so the reply never
- * holds more than the least privileged of them would see in /proc.
+ * A reply is written only for the process that sent the request: a do in
+ * its sendmsg(), a dump's tasks in its own later recvmsg() calls (the
+ * first batch, under genetlink's cb_lock, holds no task), and a dump read
+ * by another thread group, or by the sender after an execve(), ends with
+ * EPERM (td_view_init()). Two parties bound every part: the sender, with
+ * the credentials it holds when the part is written, and the credentials
+ * the socket was opened with. Each must pass the check procfs would make
+ * for it, so the reply never holds more than the sender's /proc would show
+ * it then, nor more than the opener's.
  *
- * ptrace_may_access() checks current; the parties are stored credentials.
+ * ptrace_may_access() checks current; the opener is a stored credential.
  * This re-implements the discretionary part of
  * __ptrace_may_access(PTRACE_MODE_READ_FSCREDS) for a given credential and,
  * built into the kernel, asks the LSM hook (SELinux, AppArmor, Landlock) as
@@ -20,7 +24,10 @@
  * for guarded fields. The procfs instance the sender sees at
  * /proc (or the one procfs-fd names) decides the view: its pid namespace is
  * the one walked and numbered, its hidepid= and gid= hide tasks as
- * has_pid_permissions() does.
+ * has_pid_permissions() does. A sender with no_new_privs must name its
+ * procfs with a descriptor it opened for reading (procfs-fd): an LSM's file
+ * rules (Landlock's, AppArmor's paths, SELinux's labels), which a netlink
+ * request never meets, were asked by that open.
  */
 #include <linux/capability.h>
 #include <linux/cred.h>
@@ -127,8 +134,8 @@ static bool td_cred_in_group(const struct cred *cred, kgid_t gid)
  * and the LSMs again for every task. Credentials are immutable, so the
  * answers hold as long as @cred does.
  */
-void td_who_init(struct td_who *w, const struct cred *cred, struct pid *tgid,
-		 const struct td_subject *s)
+static void td_who_init(struct td_who *w, const struct cred *cred, struct pid *tgid,
+			const struct td_subject *s)
 {
 	w->cred = cred;
 	w->tgid = tgid;
@@ -143,17 +150,6 @@ void td_who_init(struct td_who *w, const struct cred *cred, struct pid *tgid,
 	w->rule = TD_RULE_DAC;
 }
 
-/*
- * The rule of a party that is a process (the sender, a reader): with
- * no_new_privs set it may be confined by an LSM the module cannot ask.
- */
-static void td_who_set_rule(struct td_who *w, const struct td_subject *s,
-			    struct task_struct *task)
-{
-	if (s->nnp_cap_only && task_no_new_privs(task))
-		w->rule = TD_RULE_NNP;
-}
-
 /* Is @ns @ancestor or one of its descendants? */
 static bool td_pid_ns_within(struct pid_namespace *ns, struct pid_namespace *ancestor)
 {
@@ -163,7 +159,20 @@ static bool td_pid_ns_within(struct pid_namespace *ns, struct pid_namespace *anc
 }
 
 /*
- * Take the view of @sb's procfs instance: its pid namespace (the tasks it
+ * The hidepid= and gid= of the subject's procfs instance now: procfs reads
+ * them at each lookup and listing, so a remount changes what a running
+ * dump shows from its next part on.
+ */
+static void td_subject_read_procfs(struct td_subject *s)
+{
+	const struct proc_fs_info *fsi = td_proc_fs_info(s->procfs.dentry->d_sb);
+
+	s->hide_pid = READ_ONCE(fsi->hide_pid);
+	s->pid_gid = fsi->pid_gid;
+}
+
+/*
+ * Take the view of the procfs instance @root is the root of: its pid namespace (the tasks it
  * lists, by the numbers it gives them), its hidepid= and gid=. Copied when
  * the request arrives, as procfs reads them when /proc/PID is opened or
  * listed. An instance of a pid namespace that is neither the sender's nor
@@ -171,15 +180,16 @@ static bool td_pid_ns_within(struct pid_namespace *ns, struct pid_namespace *anc
  * and one of an ancestor would list tasks the sender's own namespace does
  * not hold.
  */
-static int td_subject_set_procfs(struct td_subject *s, struct super_block *sb)
+static int td_subject_set_procfs(struct td_subject *s, const struct path *root)
 {
-	const struct proc_fs_info *fsi = td_proc_fs_info(sb);
+	const struct proc_fs_info *fsi = td_proc_fs_info(root->dentry->d_sb);
 
 	if (!td_pid_ns_within(fsi->pid_ns, task_active_pid_ns(current)))
 		return -EXDEV;
 	s->ns = get_pid_ns(fsi->pid_ns);
-	s->hide_pid = fsi->hide_pid;
-	s->pid_gid = fsi->pid_gid;
+	s->procfs = *root;
+	path_get(&s->procfs);
+	td_subject_read_procfs(s);
 	return 0;
 }
 
@@ -236,20 +246,27 @@ static int td_cached_proc(struct path *path)
  * answers (FUSE) cannot hold the lock: no procfs is mounted there then,
  * and procfs-fd (a descriptor the sender opened itself) is the way round.
  *
- * Return: 0, with a reference on s->ns; -EBADF or -EINVAL for a bad
- * procfs-fd; -EXDEV for an instance of another pid namespace; -EACCES when
- * there is no procfs at /proc.
+ * A sender with no_new_privs (every Landlock domain and seccomp sandbox
+ * has it) must pass @fd_attr, opened for reading (not O_PATH): a sandbox
+ * whose rules refuse it /proc cannot open one, and the module cannot ask
+ * those rules itself.
+ *
+ * Return: 0, with references on s->ns and s->procfs; -EBADF or -EINVAL
+ * for a bad procfs-fd; -EXDEV for an instance of another pid namespace;
+ * -EACCES when there is no procfs at /proc, or for a sender with
+ * no_new_privs without a readable procfs-fd.
  */
 int td_subject_procfs(struct td_subject *s, const struct nlattr *fd_attr,
 		      struct netlink_ext_ack *extack)
 {
+	bool nnp = task_no_new_privs(current);
 	struct super_block *sb;
 	struct file *file;
 	struct path path;
 	int err;
 
 	if (fd_attr) {
-		/* O_PATH descriptors too: only the file system is looked at. */
+		/* O_PATH descriptors too, but from a sandbox (see above). */
 		file = fget_raw(nla_get_u32(fd_attr));
 		if (!file) {
 			NL_SET_ERR_MSG_ATTR(extack, fd_attr,
@@ -257,12 +274,16 @@ int td_subject_procfs(struct td_subject *s, const struct nlattr *fd_attr,
 			return -EBADF;
 		}
 		sb = file_inode(file)->i_sb;
-		if (sb->s_magic != PROC_SUPER_MAGIC || file->f_path.dentry != sb->s_root) {
+		if (nnp && !(file->f_mode & FMODE_READ)) {
+			NL_SET_ERR_MSG_ATTR(extack, fd_attr,
+					    "a sender with no_new_privs needs procfs-fd opened for reading, not O_PATH");
+			err = -EACCES;
+		} else if (sb->s_magic != PROC_SUPER_MAGIC || file->f_path.dentry != sb->s_root) {
 			NL_SET_ERR_MSG_ATTR(extack, fd_attr,
 					    "procfs-fd is not the root directory of a procfs mount");
 			err = -EINVAL;
 		} else {
-			err = td_subject_set_procfs(s, sb);
+			err = td_subject_set_procfs(s, &file->f_path);
 			if (err)
 				NL_SET_ERR_MSG_ATTR(extack, fd_attr,
 						    "procfs-fd is a procfs of a pid namespace that is neither the sender's nor a descendant of it");
@@ -271,13 +292,18 @@ int td_subject_procfs(struct td_subject *s, const struct nlattr *fd_attr,
 		return err;
 	}
 
+	if (nnp) {
+		NL_SET_ERR_MSG(extack,
+			       "a sender with no_new_privs must name its procfs with procfs-fd, a descriptor of /proc opened for reading");
+		return -EACCES;
+	}
 	err = td_cached_proc(&path);
 	if (!err) {
 		sb = path.dentry->d_sb;
 		err = -EACCES;
 		if (sb->s_magic == PROC_SUPER_MAGIC && path.dentry == sb->s_root &&
 		    path.dentry == path.mnt->mnt_root)
-			err = td_subject_set_procfs(s, sb);
+			err = td_subject_set_procfs(s, &path);
 		path_put(&path);
 	}
 	if (err == -EXDEV) {
@@ -301,44 +327,41 @@ int td_subject_procfs(struct td_subject *s, const struct nlattr *fd_attr,
  * @extack: for the message of a refused reader, or NULL
  *
  * Called in the context of the process that will receive what is written:
- * the sender when the request arrives and for a do, whichever process
- * reads the socket in later dump calls. The reader is left out when its
- * checks are implied by the others': it is the sender (same credentials,
- * same thread group, same no_new_privs), or it holds the opener's
- * credentials (the opener's check has no same-thread-group exemption, so
- * it is the stricter one).
+ * the sender, in its sendmsg() (a do, a dump's start) or in the recvmsg()
+ * calls that write a dump's tasks. Only the thread group that sent the
+ * request, still running the program that sent it, may receive them: a
+ * socket handed to another process (over SCM_RIGHTS, across fork()) or
+ * read on after an execve() (of a setuid program, say) gets nothing of
+ * the dump. So the process judged is current, with its credentials of
+ * now, and its own thread group's exemption from the ptrace check is its
+ * own. The procfs instance's hidepid= and gid= are read again.
  *
- * Return: 0, or -EPERM for a reader whose pid namespace is below the one
- * the request walks (a socket passed into a child pid namespace): the
- * tasks and numbers of the dump are not its to see.
+ * Return: 0, or -EPERM for any other reader.
  */
-int td_view_init(struct td_view *v, const struct td_subject *s, bool nowait,
+int td_view_init(struct td_view *v, struct td_subject *s, bool nowait,
 		 struct netlink_ext_ack *extack)
 {
 	const struct cred *cred = current_cred();
-	bool nnp = s->nnp_cap_only && task_no_new_privs(current);
-	bool sender_nnp = s->sender.rule == TD_RULE_NNP;
 
-	if (!td_pid_ns_within(s->ns, task_active_pid_ns(current))) {
+	if (task_tgid(current) != s->tgid || READ_ONCE(current->self_exec_id) != s->exec_id) {
 		if (extack)
 			NL_SET_ERR_MSG(extack,
-				       "the reader's pid namespace does not hold the tasks of this request");
+				       "a dump is written only for the process that sent the request, in the program that sent it");
 		return -EPERM;
 	}
+	td_subject_read_procfs(s);
 	v->subj = s;
 	v->nowait = nowait;
 	v->deadline = nowait ? local_clock() + TD_NOWAIT_NS : 0;
-	v->n = 0;
-	v->who[v->n++] = &s->sender;
-	if (s->has_opener)
-		v->who[v->n++] = &s->opener;
-	if (cred == s->sender.cred && task_tgid(current) == s->sender.tgid && nnp == sender_nnp)
-		return 0;
-	if (s->has_opener && cred == s->opener.cred && !nnp)
-		return 0;
-	td_who_init(&v->reader, cred, task_tgid(current), s);
-	td_who_set_rule(&v->reader, s, current);
-	v->who[v->n++] = &v->reader;
+	td_who_init(&v->self, cred, s->tgid, s);
+	if (s->nnp_cap_only && task_no_new_privs(current))
+		v->self.rule = TD_RULE_NNP;
+	v->who[0] = &v->self;
+	v->n = 1;
+	if (s->opener && s->opener != cred) {
+		td_who_init(&v->opener, s->opener, NULL, s);
+		v->who[v->n++] = &v->opener;
+	}
 	return 0;
 }
 
@@ -372,7 +395,7 @@ static bool td_try_mmap_read(void *mm)
  * @v: the parts being written
  * @sem: the target's exec_update_lock
  *
- * Waits (killably) in later dump batches, which run in the reader's
+ * Waits (killably) in a dump's batches, which run in the sender's
  * recvmsg(). Under cb_lock (@v->nowait) a busy lock is polled until
  * @v->deadline only: a task stuck in exec or in a page fault on a file
  * system that never answers (FUSE) holds it for as long as it likes, and a
@@ -402,21 +425,6 @@ int td_mmap_read_lock(const struct td_view *v, struct mm_struct *mm)
 	if (v->nowait)
 		return td_poll_lock(v, td_try_mmap_read, mm);
 	return mmap_read_lock_killable(mm) ? -EINTR : 0;
-}
-
-/**
- * td_sender_init() - the sender, a party of the request
- * @s: the request, its procfs instance already set (td_subject_procfs())
- *
- * In the sender's context. Takes references on its credentials and thread
- * group, put by td_subject_free().
- */
-void td_sender_init(struct td_subject *s)
-{
-	s->cap_only = READ_ONCE(td_ptrace_cap_only);
-	s->nnp_cap_only = READ_ONCE(td_nnp_cap_only);
-	td_who_init(&s->sender, get_current_cred(), get_pid(task_tgid(current)), s);
-	td_who_set_rule(&s->sender, s, current);
 }
 
 /* CAP_SYS_PTRACE over @ns, from the cached answer for the initial namespace. */
@@ -569,8 +577,9 @@ static bool td_who_may_read(struct td_task_ctx *ctx, int i)
  * td_may_read() - may the requester see @ctx->task's guarded fields?
  * @ctx: the task being written; the answers are cached in it
  *
- * True when every party (sender, opener, reader) passes the check procfs
- * makes before showing /proc/PID/io or the guarded /proc/PID/stat fields.
+ * True when both parties (the sender as it is now, the opener) pass the
+ * check procfs makes before showing /proc/PID/io or the guarded
+ * /proc/PID/stat fields.
  * With ptrace_cap_only, every party also needs CAP_SYS_PTRACE (its own
  * thread group included), which passes the DAC part for it: built in,
  * the LSM hook is still asked. This applies to guarded fields only, never
@@ -595,10 +604,11 @@ bool td_may_read(struct td_task_ctx *ctx)
 /**
  * td_may_access_mm() - may the requester see @mm, @ctx->task's (maps, mem)?
  * @ctx: the task being written
- * @mm: its mm (only compared with the reader's)
+ * @mm: its mm (only compared with the sender's)
  *
  * mm_access(), which procfs's maps and smaps_rollup open with: the
- * reader's own mm (a vfork child's), or td_may_read(). From 6.15 on it
+ * sender's own mm (current is the sender: td_view_init(); a vfork
+ * child's), or td_may_read(). From 6.15 on it
  * also admits a party that is perfmon_capable() (a read-only access; no
  * ptrace hook is asked then, so TD_RULE_NNP does not refuse it either);
  * ptrace_cap_only also asks CAP_SYS_PTRACE.
@@ -744,19 +754,20 @@ void td_subject_free(struct td_subject *s)
 {
 	if (!s)
 		return;
-	put_cred(s->sender.cred);
-	if (s->has_opener)
-		put_cred(s->opener.cred);
-	put_pid(s->sender.tgid);
+	if (s->opener)
+		put_cred(s->opener);
+	put_user_ns(s->user_ns);
+	put_pid(s->tgid);
 	put_pid_ns(s->ns);
+	path_put(&s->procfs);
 	td_filter_free(&s->filter);
 	kfree(s);
 }
 
 /*
- * Fix the subject while still in the sender's context: its credentials,
- * the credentials the socket was opened with, and the procfs instance it
- * sees at /proc (its pid namespace and options).
+ * Fix the subject while still in the sender's context: its thread group
+ * and program, the credentials the socket was opened with, and the procfs
+ * instance it sees at /proc (its pid namespace and options).
  */
 struct td_subject *td_subject_new(struct sk_buff *skb, struct nlattr **attrs,
 				  struct netlink_ext_ack *extack, int *err)
@@ -781,18 +792,18 @@ struct td_subject *td_subject_new(struct sk_buff *skb, struct nlattr **attrs,
 	}
 	if (sk && sk->sk_socket && sk->sk_socket->file)
 		opener = sk->sk_socket->file->f_cred;
-	td_sender_init(s);
+	s->cap_only = READ_ONCE(td_ptrace_cap_only);
+	s->nnp_cap_only = READ_ONCE(td_nnp_cap_only);
+	s->tgid = get_pid(task_tgid(current));
+	s->exec_id = READ_ONCE(current->self_exec_id);
 	/*
 	 * The opener's checks are the sender's when the credentials are the
 	 * same object (a process that did not change them since it opened
-	 * the socket, the usual case): skip them then.
+	 * the socket, the usual case): td_view_init() skips them then.
 	 */
-	if (opener && opener != s->sender.cred) {
-		td_who_init(&s->opener, get_cred(opener), NULL, s);
-		s->has_opener = true;
-	}
-	s->user_ns = opener ? opener->user_ns : s->sender.cred->user_ns;
-	/* A dump may be continued by a reader in another time namespace. */
+	if (opener)
+		s->opener = get_cred(opener);
+	s->user_ns = get_user_ns(opener ? opener->user_ns : current_user_ns());
 	s->boottime_offset = timens_add_boottime_ns(0);
 	return s;
 }
@@ -836,28 +847,24 @@ const unsigned long *td_task_counters(struct td_task_ctx *ctx, struct mm_struct 
  * td_busy() - what a group does when a lock it needs is busy
  * @ctx: the task being written
  *
- * Under cb_lock (td_view::nowait) a busy target lock is not waited for.
- * If the task's message is not the first of the skb, the batch ends
- * before it and the next one, in the reader's recvmsg(), waits for the
- * lock. A first message must be written (an empty batch would end the
- * dump): what needs the lock is withheld from it, as from a reader that
- * may not see it.
+ * Under cb_lock (td_view::nowait: a do) a busy target lock is not waited
+ * for past the view's deadline, nor is a page walk made past it: what
+ * needs it is withheld from the reply, as from a requester that may not
+ * see it.
  *
- * Return: -ENOENT (leave the part out) or -EAGAIN (end the batch).
+ * Return: -ENOENT (leave the part out).
  */
 int td_busy(struct td_task_ctx *ctx)
 {
-	if (!ctx->first)
-		return -EAGAIN;
 	ctx->busy = true;
 	return -ENOENT;
 }
 
 /*
  * What the sender's /proc shows of the task @pid names. Called in the
- * sender's context, so the sender is the reader.
+ * sender's context.
  */
-enum td_vis td_target_visibility(const struct td_subject *subj, struct pid *pid)
+enum td_vis td_target_visibility(struct td_subject *subj, struct pid *pid)
 {
 	struct td_task_ctx ctx = { .subj = subj };
 	struct td_view view;
@@ -866,7 +873,7 @@ enum td_vis td_target_visibility(const struct td_subject *subj, struct pid *pid)
 	ctx.task = get_pid_task(pid, PIDTYPE_PID);
 	if (!ctx.task)
 		return TD_VIS_HIDDEN;
-	/* Cannot fail: the sender's namespace holds the subject's. */
+	/* Cannot fail: called in the sender's context. */
 	td_view_init(&view, subj, true, NULL);
 	ctx.view = &view;
 	vis = td_visibility(&ctx);

@@ -105,36 +105,41 @@ struct td_filter {
 
 /**
  * struct td_subject - who asks, fixed when the request arrives
- * @sender: the process that sent the request (references held on its
- *          credentials and thread group)
- * @opener: the credentials the socket was opened with (reference held),
- *          valid when @has_opener
- * @has_opener: the opener's credentials are not the sender's
+ * @tgid: the sender's thread group (referenced): the only one whose
+ *        recvmsg() a dump is written in (td_view_init())
+ * @exec_id: the sender's self_exec_id when it sent the request: after an
+ *           execve() the thread group runs another program, which may not
+ *           read on
+ * @opener: the credentials the socket was opened with (referenced), or
+ *          NULL where they are the sender's (the same object)
  * @user_ns: uids and gids are mapped into it: the opener's user namespace,
  *           as sock_diag's sk_user_ns() and procfs's seq_user_ns() do
- *           (held through @opener's or @sender's credentials)
+ *           (referenced)
  * @ns: the pid namespace of the procfs instance (referenced): the tasks
  *      walked and the pids reported are those it lists, as procfs does;
  *      it is the sender's pid namespace or a descendant of it
+ * @procfs: the root of that procfs instance (referenced): its hidepid= and
+ *          gid= are read again for each part of the reply, as procfs reads
+ *          them at each access, so a remount reaches a running dump
  * @boottime_offset: the sender's time namespace's boot-time offset, in ns
- * @hide_pid: the hidepid= of the procfs instance the sender sees at /proc
- *            (or the one procfs-fd names), an enum proc_hidepid value
- * @pid_gid: the gid= of that instance
+ * @hide_pid: the hidepid= of the procfs instance, an enum proc_hidepid
+ *            value, as td_view_init() last read it
+ * @pid_gid: the gid= of that instance, as td_view_init() last read it
  * @cap_only: ptrace_cap_only, read once when the request arrived
  * @nnp_cap_only: nnp_cap_only, read once when the request arrived
  * @filter: the request's filters
  *
- * The reader of each part of a dump (td_view) is added to these two: every
- * party must pass every check, so neither handing a socket to a more
- * privileged program nor reading it after dropping privileges gains
- * anything.
+ * The sender itself is not stored: each part of a reply is written in the
+ * sender's thread group, running the program that sent the request, and is
+ * judged with the credentials it holds then (td_view_init()).
  */
 struct td_subject {
-	struct td_who sender;
-	struct td_who opener;
-	bool has_opener;
+	struct pid *tgid;
+	u64 exec_id;
+	const struct cred *opener;
 	struct user_namespace *user_ns;
 	struct pid_namespace *ns;
+	struct path procfs;
 	u64 boottime_offset;
 	int hide_pid;
 	kgid_t pid_gid;
@@ -143,30 +148,33 @@ struct td_subject {
 	struct td_filter filter;
 };
 
-#define TD_MAX_WHO 3
+#define TD_MAX_WHO 2
 
 /**
  * struct td_view - the parties that bound one part of a reply
- * @subj: the request's sender and opener
- * @who: the parties that must all pass: sender, opener (if any), reader
- *       (if it is not the sender)
+ * @subj: the request
+ * @who: the parties that must all pass: the sender, and the opener if its
+ *       credentials are not the sender's
  * @n: entries in @who
- * @reader: the process writing this part (current in the dump callback:
- *          most of a dump is written in later recvmsg() calls); @reader.cred
- *          is current's, valid for the call only
- * @nowait: this part is written under genetlink's cb_lock (a do, the
- *          first batch of a dump, both called from genl_rcv()): no lock
- *          another task can hold without bound (exec_update_lock, the
- *          mmap lock) is waited for longer than until @deadline; see
- *          td_down_read()
+ * @self: the sender as it is when this part is written: current (a thread
+ *        of its thread group) with its credentials of now, valid for the
+ *        call only
+ * @opener: the socket's opener
+ * @nowait: this part is written under genetlink's cb_lock (a do, called
+ *          from genl_rcv(); a dump writes no task there): no lock another
+ *          task can hold without bound (exec_update_lock, the mmap lock)
+ *          is waited for longer than until @deadline, and no page walk
+ *          goes on past it; see td_down_read()
  * @deadline: with @nowait, the local_clock() after which a busy lock is
- *            no longer polled (TD_NOWAIT_NS after the view was set up)
+ *            no longer polled and a walk gives up (TD_NOWAIT_NS after the
+ *            view was set up)
  */
 struct td_view {
 	const struct td_subject *subj;
 	const struct td_who *who[TD_MAX_WHO];
 	int n;
-	struct td_who reader;
+	struct td_who self;
+	struct td_who opener;
 	bool nowait;
 	u64 deadline;
 };
@@ -191,10 +199,8 @@ int td_mmap_read_lock(const struct td_view *v, struct mm_struct *mm);
  * @mm: the task's mm (referenced) or NULL; valid when @mm_done
  * @whole: report whole-process values (as /proc/PID) rather than per-thread
  * @mm_done: @mm was looked up
- * @first: the task's message is the first of the skb: a busy lock
- *         (td_down_read()) withholds what needs it (-ENOENT, bits
- *         clear) instead of ending the batch, which must hold something
- * @busy: a lock the guarded values need was busy: they are withheld
+ * @busy: a lock the guarded values need was busy under cb_lock, or a
+ *        walk passed the view's deadline: they are withheld (td_busy())
  * @known: bit i set: @ok's bit i holds whether @view->who[i] passes the
  *         procfs ptrace read check for @task
  * @ok: see @known
@@ -211,7 +217,6 @@ struct td_task_ctx {
 	struct mm_struct *mm;
 	bool whole;
 	bool mm_done;
-	bool first;
 	bool busy;
 	u8 known;
 	u8 ok;
@@ -397,14 +402,11 @@ extern bool td_nnp_cap_only;
 struct td_subject *td_subject_new(struct sk_buff *skb, struct nlattr **attrs,
 				  struct netlink_ext_ack *extack, int *err);
 void td_subject_free(struct td_subject *s);
-enum td_vis td_target_visibility(const struct td_subject *subj, struct pid *pid);
+enum td_vis td_target_visibility(struct td_subject *subj, struct pid *pid);
 
-void td_who_init(struct td_who *w, const struct cred *cred, struct pid *tgid,
-		 const struct td_subject *s);
 int td_subject_procfs(struct td_subject *s, const struct nlattr *fd_attr,
 		      struct netlink_ext_ack *extack);
-void td_sender_init(struct td_subject *s);
-int td_view_init(struct td_view *v, const struct td_subject *s, bool nowait,
+int td_view_init(struct td_view *v, struct td_subject *s, bool nowait,
 		 struct netlink_ext_ack *extack);
 enum td_vis td_visibility(struct td_task_ctx *ctx);
 bool td_may_read(struct td_task_ctx *ctx);
@@ -425,6 +427,7 @@ bool td_filter_walk_skip(const struct td_subject *subj, struct task_struct *task
 
 /* main.c */
 extern struct genl_family td_family;
+int td_dump_header(struct sk_buff *skb, struct netlink_callback *cb);
 
 /* vma.c */
 void td_vma_init(void);

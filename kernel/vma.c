@@ -116,16 +116,15 @@ struct td_vma_slot {
  * @cur_nr: the pid of the process @next_addr belongs to...
  * @cur_start: ...and its start time: when that process is gone (exited, or
  *             its pid reused) by the next call, the next one begins at 0
+ * @cur_exec: ...and its leader's self_exec_id: when it has execve()d by the
+ *            next call, its listing ends there
  * @filter: TASK_DIAG_VMA_FILTER_* bits
  * @scope: TASK_DIAG_SCOPE_ALL_PROCESSES or TASK_DIAG_SCOPE_TASK
  * @err: the error td_vma_dump_start() found in the request, or 0
  * @with_bid: the request asked for build ids (with-build-id)
- * @nowait: this call runs under genetlink's cb_lock (the first): a target's
- *          exec_update_lock and mmap lock are waited for only until
- *          @view's deadline, the mmap lock is not dropped between VMAs
- *          (td_down_read()), and the call writes one process at most
  * @view: the parties of this call (td_vma_dumpit()'s)
- * @started: the first call was made
+ * @started: the first call was made: it runs under genetlink's cb_lock
+ *           and writes no process (td_dump_header())
  * @bid: the build id of a file no slot holds
  */
 struct td_vma_dump {
@@ -149,11 +148,11 @@ struct td_vma_dump {
 	u32 next_nr;
 	u32 cur_nr;
 	u64 cur_start;
+	u64 cur_exec;
 	u32 filter;
 	u32 scope;
 	int err;
 	bool with_bid;
-	bool nowait;
 	bool started;
 	const struct td_view *view;
 	u8 bid[TD_BID_MAX];
@@ -675,12 +674,6 @@ static int td_vma_lock_break(const struct td_vma_dump *d, struct mm_struct *mm,
 {
 	if (++*visited < TD_VMA_PER_LOCK)
 		return 0;
-	if (d->nowait) {
-		/* Under cb_lock it is kept: taking it again could wait. */
-		*visited = 0;
-		cond_resched();
-		return 0;
-	}
 	*visited = 0;
 	mmap_read_unlock(mm);
 	cond_resched();
@@ -689,7 +682,7 @@ static int td_vma_lock_break(const struct td_vma_dump *d, struct mm_struct *mm,
 	return 1;
 }
 
-/* @mm's mmap read lock, or -EINTR, or -EAGAIN (busy, under cb_lock). */
+/* @mm's mmap read lock, or -EINTR. */
 static int td_vma_lock(const struct td_vma_dump *d, struct mm_struct *mm)
 {
 	return td_mmap_read_lock(d->view, mm);
@@ -737,7 +730,7 @@ static int td_vma_put_gate(struct sk_buff *skb, struct td_vma_dump *d, struct mm
 /*
  * Write the VMAs of @mm from d->next_addr on, one message for @nr, until
  * the skb is full. Return 0 when the process is done, -EMSGSIZE when the
- * skb filled first (d->next_addr says where to go on), -EINTR, -EAGAIN
+ * skb filled first (d->next_addr says where to go on), -EINTR
  * (td_vma_lock()).
  */
 static int td_vma_fill_mm(struct sk_buff *skb, struct td_vma_dump *d, struct mm_struct *mm,
@@ -820,7 +813,7 @@ static struct vm_area_struct *td_vma_find(struct td_vma_dump *d, struct mm_struc
  * for @nr, until the skb is full; @mm NULL (no mm: a kernel thread, a
  * zombie) answers each with no-vma. Return 0 when every address is
  * answered, -EMSGSIZE when the skb filled first (d->next_q says where to
- * go on), -EINTR, -EAGAIN (td_vma_lock()).
+ * go on), -EINTR (td_vma_lock()).
  */
 static int td_vma_query_mm(struct sk_buff *skb, struct td_vma_dump *d, struct mm_struct *mm,
 			   pid_t nr, struct netlink_callback *cb)
@@ -884,8 +877,7 @@ err_cancel:
  * and the lock is to be waited for. Only a refusal is taken from a check
  * made without the lock, the answer a read of the maps made just before
  * the exec began would have had: so another user's process stuck in exec
- * neither fails this requester's dump (-EAGAIN under cb_lock) nor blocks
- * it (in recvmsg()).
+ * does not block this requester's dump.
  */
 static int td_vma_refused_unlocked(struct td_task_ctx *ctx)
 {
@@ -897,7 +889,7 @@ static int td_vma_refused_unlocked(struct td_task_ctx *ctx)
 		/*
 		 * As under the lock: no mm (get_task_mm()'s NULL for a kernel
 		 * thread too), no check. The mm is compared, not read: a vfork
-		 * child of the reader's shares its mm.
+		 * child of the sender's shares its mm.
 		 */
 		if (mm && !(ctx->task->flags & PF_KTHREAD) && !td_may_access_mm(ctx, mm))
 			err = -EACCES;
@@ -922,9 +914,7 @@ static int td_vma_refused_unlocked(struct td_task_ctx *ctx)
  * exec_update_lock is busy may be refused without it
  * (td_vma_refused_unlocked()); every grant is made under it. Return 0
  * (done, or no mm), -EMSGSIZE (see td_vma_fill_mm()), -EACCES (a party may
- * not read the process's maps), -ESRCH (its /proc hides it), -EINTR,
- * -EAGAIN (a lock of the process busy under cb_lock: nothing of it
- * written).
+ * not read the process's maps), -ESRCH (its /proc hides it), -EINTR.
  */
 static int td_vma_fill(struct sk_buff *skb, struct td_vma_dump *d, const struct td_view *view,
 		       struct task_struct *task, pid_t nr, struct netlink_callback *cb)
@@ -957,7 +947,7 @@ static int td_vma_fill(struct sk_buff *skb, struct td_vma_dump *d, const struct 
 		return -ESRCH;
 	}
 	mm = td_task_mm(&ctx);
-	/* mm_access(): a reader that shares the mm (a vfork child) may read it. */
+	/* mm_access(): a sender that shares the mm (a vfork child) may read it. */
 	if (mm && !td_may_access_mm(&ctx, mm))
 		err = -EACCES;
 	up_read(&task->signal->exec_update_lock);
@@ -1213,8 +1203,9 @@ int td_vma_dump_done(struct netlink_callback *cb)
  * @skb: the buffer to fill
  * @cb: the dump
  *
- * Fills @skb with the VMAs from the cursor on, for whoever reads the socket
- * now.
+ * Fills @skb with the VMAs from the cursor on, for the sender, in its
+ * recvmsg() (td_view_init() refuses any other reader); the first call, in
+ * its sendmsg() under cb_lock, writes no process (td_dump_header()).
  *
  * Return: the length written, 0 when the dump is over, or a negative errno.
  */
@@ -1230,10 +1221,11 @@ int td_vma_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
 			cb->extack->_msg = d->err_msg;
 		return d->err;
 	}
-	/* The first call runs under cb_lock: see td_vma_dump::nowait. */
-	d->nowait = !d->started;
-	d->started = true;
-	err = td_view_init(&view, d->subj, d->nowait, cb->extack);
+	if (!d->started) {
+		d->started = true;
+		return td_dump_header(skb, cb);
+	}
+	err = td_view_init(&view, d->subj, false, cb->extack);
 	if (err)
 		return err;
 	d->view = &view;
@@ -1241,24 +1233,30 @@ int td_vma_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
 		/* A process partly written may have exited since: not resumed into another. */
 		if (d->next_addr && (d->next_nr != d->cur_nr || task->start_time != d->cur_start))
 			d->next_addr = 0;
+		/*
+		 * One that execve()d since its listing began: the new image is
+		 * not joined to the old one's (an open maps reads on in the mm
+		 * it was opened on); its listing ends where the old one's did.
+		 */
+		if (d->next_addr && !d->naddrs &&
+		    READ_ONCE(task->self_exec_id) != d->cur_exec) {
+			put_task_struct(task);
+			d->next_nr++;
+			d->next_addr = 0;
+			continue;
+		}
 		d->cur_nr = d->next_nr;
 		d->cur_start = task->start_time;
+		d->cur_exec = READ_ONCE(task->self_exec_id);
 		err = td_vma_fill(skb, d, &view, task, d->next_nr, cb);
 		put_task_struct(task);
-		if (err == -EMSGSIZE || (err == -EAGAIN && skb->len)) {
+		if (err == -EMSGSIZE) {
 			td_vma_name_forget(d);
 			/*
-			 * Full, or busy under cb_lock: the next call goes on
-			 * where this one stopped. Not even one entry fits an
-			 * empty skb: fail, not loop.
+			 * Full: the next call goes on where this one stopped.
+			 * Not even one entry fits an empty skb: fail, not loop.
 			 */
 			return skb->len ?: -EMSGSIZE;
-		}
-		if (err == -EAGAIN) {
-			td_vma_name_forget(d);
-			NL_SET_ERR_MSG(cb->extack,
-				       "the first process is in exec or its memory map is locked: retry");
-			return err;
 		}
 		if (err && (d->scope == TASK_DIAG_SCOPE_TASK || err == -EINTR)) {
 			td_vma_name_forget(d);
@@ -1271,9 +1269,6 @@ int td_vma_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
 		/* Done, hidden or not readable: the next process. */
 		d->next_nr++;
 		d->next_addr = 0;
-		/* Under cb_lock, one process: the rest in the reader's recvmsg(). */
-		if (d->nowait && skb->len)
-			break;
 		cond_resched();
 	}
 	td_vma_name_forget(d);

@@ -113,8 +113,8 @@ static int td_nl_put_filters(struct nl_msg *msg, const struct taskdiag_request *
 static int td_nl_iter_start(struct taskdiag_iter *it)
 {
 	struct td_nl *nl = it->td->priv;
+	int err, procfs_fd, tmp_fd;
 	struct nl_msg *msg;
-	int err;
 
 	/* Always a dump: the module answers the TASK scope as a dump too. */
 	err = td_nl_dump_msg(nl, TASK_DIAG_CMD_GET, &msg);
@@ -125,11 +125,14 @@ static int td_nl_iter_start(struct taskdiag_iter *it)
 		err = nla_put_u32(msg, TASK_DIAG_A_TASK_PID, (uint32_t)it->req.pid);
 	if (!err)
 		err = nla_put_u32(msg, TASK_DIAG_A_TASK_SHOW, it->req.groups);
-	if (!err && it->td->procfs_fd >= 0)
-		err = nla_put_u32(msg, TASK_DIAG_A_TASK_PROCFS_FD, (uint32_t)it->td->procfs_fd);
+	procfs_fd = td_nl_procfs_fd(it->td, &tmp_fd);
+	if (!err && procfs_fd >= 0)
+		err = nla_put_u32(msg, TASK_DIAG_A_TASK_PROCFS_FD, (uint32_t)procfs_fd);
 	if (!err)
 		err = td_nl_put_filters(msg, &it->req);
 	err = td_nl_send_built(nl, msg, err);
+	if (tmp_fd >= 0)
+		close(tmp_fd);
 	if (err)
 		return err;
 	if (nl->rec_fd >= 0) {

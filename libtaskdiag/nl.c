@@ -15,6 +15,8 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
+#include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/uio.h>
 
@@ -383,6 +385,25 @@ static int td_nl_send(struct td_nl *nl, struct nl_msg *msg)
 	/* nl_send_auto() filled in the sequence number. */
 	nl->seq = nlmsg_hdr(msg)->nlmsg_seq;
 	return 0;
+}
+
+/*
+ * The procfs-fd a request names: taskdiag_set_procfs()'s; else, from a
+ * process with no_new_privs (every Landlock and seccomp sandbox), a
+ * descriptor of /proc opened now for reading, in *@tmp, which the caller
+ * closes once the request is sent: the module takes the procfs of such a
+ * sender only so, so that the sandbox's own file rules decide whether it
+ * may read /proc. -1: none (the module looks at the sender's /proc).
+ */
+int td_nl_procfs_fd(const struct taskdiag *td, int *tmp)
+{
+	*tmp = -1;
+	if (td->procfs_fd >= 0)
+		return td->procfs_fd;
+	if (prctl(PR_GET_NO_NEW_PRIVS, 0, 0, 0, 0) != 1)
+		return -1;
+	*tmp = open("/proc", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	return *tmp;
 }
 
 int td_nl_send_built(struct td_nl *nl, struct nl_msg *msg, int put_err)

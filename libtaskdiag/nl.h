@@ -121,6 +121,7 @@ TD_HIDDEN void td_nl_expect_replies(struct td_nl *nl);
  * sent), and free it: 0 or a negative errno. A failed send disconnects;
  * after a send nl->seq is the request's sequence number.
  */
+TD_HIDDEN int td_nl_procfs_fd(const struct taskdiag *td, int *tmp);
 TD_HIDDEN int td_nl_send_built(struct td_nl *nl, struct nl_msg *msg, int put_err);
 /* The next message of request nl->seq, receiving datagrams as needed. */
 TD_HIDDEN int td_nl_next_msg(struct td_nl *nl, const struct nlmsghdr **nlh);

@@ -27,11 +27,6 @@ struct taskdiag_vma_iter {
 	/* netlink: the message being walked (in nl->buf) and the next entry */
 	const unsigned char *msg;
 	size_t msg_len, msg_off;
-	/* netlink: the last request's addresses (0: a dump), whether a reply
-	 * message of it was read, and the times it was sent again (busy) */
-	size_t last_n;
-	bool replied;
-	unsigned int busy_tries;
 	/* procfs */
 	pid_t *pids;
 	size_t npids, next_pid;

@@ -9,7 +9,7 @@
  */
 #include <errno.h>
 #include <string.h>
-#include <time.h>
+#include <unistd.h>
 
 #include <netlink/genl/genl.h>
 #include <netlink/msg.h>
@@ -21,15 +21,6 @@
 #define TD_VMA_QUERY_CHUNK	2048
 
 /*
- * Sends of a get-vma request at most (per iteration) while the kernel
- * answers EAGAIN before any reply: the request's first process was busy
- * (in exec, or its mmap lock held) for the 20 ms the kernel may wait under
- * genetlink's cb_lock. The pauses between them grow by 10 ms: 1.9 s in
- * all, 2.3 s with the kernel's waits.
- */
-#define TD_VMA_BUSY_TRIES	20
-
-/*
  * Send a get-vma request: it->req's (a dump), or, with @n addresses at
  * @addrs, an address query of it->q's pid and filter.
  */
@@ -39,8 +30,8 @@ static int td_vma_nl_send(struct taskdiag_vma_iter *it, const uint64_t *addrs, s
 	pid_t pid = n ? it->q.pid : r->pid;
 	uint32_t filter = n ? it->q.filter : r->filter;
 	struct td_nl *nl = it->td->priv;
+	int err, procfs_fd, tmp_fd;
 	struct nl_msg *msg;
-	int err;
 
 	err = td_nl_dump_msg(nl, TASK_DIAG_CMD_GET_VMA, &msg);
 	if (err)
@@ -59,38 +50,16 @@ static int td_vma_nl_send(struct taskdiag_vma_iter *it, const uint64_t *addrs, s
 		err = nla_put_u64(msg, TASK_DIAG_A_VMA_END, r->end);
 	if (!err && n)
 		err = nla_put(msg, TASK_DIAG_A_VMA_ADDRS, (int)(n * sizeof(*addrs)), addrs);
-	if (!err && it->td->procfs_fd >= 0)
-		err = nla_put_u32(msg, TASK_DIAG_A_VMA_PROCFS_FD, (uint32_t)it->td->procfs_fd);
+	procfs_fd = td_nl_procfs_fd(it->td, &tmp_fd);
+	if (!err && procfs_fd >= 0)
+		err = nla_put_u32(msg, TASK_DIAG_A_VMA_PROCFS_FD, (uint32_t)procfs_fd);
 	err = td_nl_send_built(nl, msg, err);
+	if (tmp_fd >= 0)
+		close(tmp_fd);
 	if (err)
 		return err;
 	td_nl_expect_replies(nl);
-	it->last_n = n;
-	it->replied = false;
 	return 0;
-}
-
-/*
- * The request just ended with @err: send it again if the kernel said its
- * first process was busy (EAGAIN, no reply before it), a bounded number of
- * times. Return 1 (sent again) or @err.
- */
-static int td_vma_nl_busy(struct taskdiag_vma_iter *it, int err)
-{
-	struct timespec pause;
-	int ret;
-
-	if (err != -EAGAIN || it->replied || it->busy_tries >= TD_VMA_BUSY_TRIES - 1)
-		return err;
-	it->busy_tries++;
-	pause.tv_sec = 0;
-	pause.tv_nsec = 10000000L * it->busy_tries;
-	while (nanosleep(&pause, &pause) && errno == EINTR)
-		;
-	td_set_extack(it->td, NULL, 0);
-	ret = td_vma_nl_send(it, it->last_n ? it->q.addrs + it->sent - it->last_n : NULL,
-			     it->last_n);
-	return ret ? ret : 1;
 }
 
 static int td_vma_nl_start(struct taskdiag_vma_iter *it)
@@ -195,8 +164,6 @@ static int td_vma_nl_next(struct taskdiag_vma_iter *it)
 			size_t alen, off = 0;
 			bool pid = false;
 
-			it->replied = true;
-
 			if (nlh->nlmsg_len < NLMSG_HDRLEN + GENL_HDRLEN)
 				return -EBADMSG;
 			alen = nlh->nlmsg_len - NLMSG_HDRLEN - GENL_HDRLEN;
@@ -221,12 +188,8 @@ static int td_vma_nl_next(struct taskdiag_vma_iter *it)
 		}
 		if (nlh->nlmsg_type == NLMSG_DONE || nlh->nlmsg_type == NLMSG_ERROR) {
 			nl->pending = false;
-			ret = nlh->nlmsg_type == NLMSG_DONE ? td_nl_done_msg(it->td, nlh) :
-							      td_nl_error_msg(it->td, nlh);
-			ret = td_vma_nl_busy(it, ret);
-			if (ret == 1)
-				continue;
-			return ret;
+			return nlh->nlmsg_type == NLMSG_DONE ? td_nl_done_msg(it->td, nlh) :
+							       td_nl_error_msg(it->td, nlh);
 		}
 	}
 }

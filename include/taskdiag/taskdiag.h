@@ -343,9 +343,10 @@ TASKDIAG_API int taskdiag_open(struct taskdiag **td, enum taskdiag_backend backe
 /**
  * taskdiag_set_procfs() - follow another procfs instance than /proc
  * @td: a netlink or procfs handle (not a replay one), no iteration running
- * @fd: an open descriptor (O_PATH will do) of the root directory of a
- *      procfs mount, which the caller keeps open while the handle uses it;
- *      -1 for the procfs at /proc again
+ * @fd: an open descriptor of the root directory of a procfs mount (O_PATH
+ *      will do, but from a process with no_new_privs, which the module
+ *      asks for one opened for reading), which the caller keeps open while
+ *      the handle uses it; -1 for the procfs at /proc again
  *
  * With netlink, the module applies that instance's hidepid= and gid=
  * options instead of those of the procfs mounted at the caller's /proc
@@ -353,6 +354,10 @@ TASKDIAG_API int taskdiag_open(struct taskdiag **td, enum taskdiag_backend backe
  * namespace. The procfs backend reads that instance instead of /proc. For
  * callers such as container managers that hold a container's /proc, or
  * that have no procfs at /proc (where the module refuses requests).
+ * Without it, a process with no_new_privs (a Landlock or seccomp sandbox)
+ * sends a descriptor of /proc that the library opens for each request:
+ * the module takes such a sender's procfs from a descriptor only, so that
+ * the sandbox's file rules decide whether it may read /proc.
  *
  * Return: 0, -EINVAL, -EBUSY, -ENOTDIR, or the errno of fstat() or of
  * opening the directory (procfs backend).

@@ -17,18 +17,18 @@ the module: a struct of any size but its VER0 size, a mask bit with no
 field, a field with its bit clear that is not zero, or __reserved bytes
 that are not zero make it raise ValueError.
 """
-import errno
+import contextlib
+import ctypes
 import os
 import re
 import socket
 import struct
-import time
 
 NETLINK_GENERIC = 16
 NETLINK_CAP_ACK = 10
 NETLINK_EXT_ACK = 11
 SOL_NETLINK = 270
-NLMSG_ERROR, NLMSG_DONE = 2, 3
+NLMSG_NOOP, NLMSG_ERROR, NLMSG_DONE = 1, 2, 3
 NLM_F_REQUEST, NLM_F_MULTI, NLM_F_ACK, NLM_F_DUMP = 1, 2, 4, 0x300
 NLM_F_CAPPED, NLM_F_ACK_TLVS = 0x100, 0x200
 NLMSGERR_ATTR_MSG = 1
@@ -205,6 +205,29 @@ def decode(set_, payload):
     return res
 
 
+_libc = ctypes.CDLL(None, use_errno=True)
+PR_GET_NO_NEW_PRIVS = 39
+
+
+@contextlib.contextmanager
+def _procfs_fd(fd):
+    """The procfs-fd of a request (see Client.send_request())."""
+    if fd == -1:
+        yield None
+    elif fd is not None or _libc.prctl(PR_GET_NO_NEW_PRIVS, 0, 0, 0, 0) != 1:
+        yield fd
+    else:
+        try:
+            own = os.open("/proc", os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
+        except OSError:
+            own = None  # refused (a sandbox): the module refuses the request then
+        try:
+            yield own
+        finally:
+            if own is not None:
+                os.close(own)
+
+
 class NetlinkError(OSError):
     def __init__(self, err, msg):
         super().__init__(err, "%s%s" % (os.strerror(err), ": " + msg if msg else ""))
@@ -219,7 +242,6 @@ class Client:
         self.sock.bind((0, 0))
         self.rcvbuf = rcvbuf
         self.datagrams = 0  # datagrams received, and the largest, for the tests
-        self.vma_busy = 0   # get-vma requests sent again after EAGAIN (_vma_retry_busy())
         self.max_datagram = 0
         self.seq = 0
         self.family, self.version = self._resolve(abi.consts["TASK_DIAG_FAMILY_NAME"])
@@ -259,7 +281,8 @@ class Client:
                 raise ValueError("truncated netlink message")
             msg = data[off:off + ln]
             off += (ln + 3) & ~3
-            if mseq != seq:
+            if mseq != seq or mtype == NLMSG_NOOP:
+                # A dump's first datagram holds one NLMSG_NOOP and no task.
                 continue
             if mtype in (NLMSG_DONE, NLMSG_ERROR):
                 # DONE may carry a dump's error; ERROR is an ack or an error.
@@ -296,15 +319,20 @@ class Client:
 
     def send_request(self, scope=None, pid=None, show=None, dump=True, raw_attrs=b"",
                      procfs_fd=None):
-        """Send a get request; return its sequence number."""
-        payload = raw_attrs
-        for name, val in (("SCOPE", scope), ("PID", pid), ("SHOW", show),
-                          ("PROCFS_FD", procfs_fd)):
-            if val is not None:
-                payload += nla(abi.enums["TASK_DIAG_A_TASK_" + name], struct.pack("=I", val))
-        flags = NLM_F_REQUEST | NLM_F_ACK | (NLM_F_DUMP if dump else 0)
-        return self.send(self.family, flags, abi.enums["TASK_DIAG_CMD_GET"],
-                         abi.consts["TASK_DIAG_FAMILY_VERSION"], payload)
+        """Send a get request; return its sequence number. procfs_fd None:
+        as the library, a descriptor of /proc opened for the request if this
+        process has no_new_privs (the module asks such a sender for one),
+        else none; -1: none."""
+        with _procfs_fd(procfs_fd) as procfs_fd:
+            payload = raw_attrs
+            for name, val in (("SCOPE", scope), ("PID", pid), ("SHOW", show),
+                              ("PROCFS_FD", procfs_fd)):
+                if val is not None:
+                    payload += nla(abi.enums["TASK_DIAG_A_TASK_" + name],
+                                   struct.pack("=I", val))
+            flags = NLM_F_REQUEST | NLM_F_ACK | (NLM_F_DUMP if dump else 0)
+            return self.send(self.family, flags, abi.enums["TASK_DIAG_CMD_GET"],
+                             abi.consts["TASK_DIAG_FAMILY_VERSION"], payload)
 
     def request(self, scope=None, pid=None, show=None, dump=True, raw_attrs=b"",
                 procfs_fd=None):
@@ -321,52 +349,31 @@ class Client:
 
     def send_vma_request(self, scope=None, pid=None, filter_=None, start=None, end=None,
                          raw_attrs=b"", procfs_fd=None, dump=True, with_build_id=False):
-        """Send a get-vma request; return its sequence number."""
-        payload = raw_attrs
-        if with_build_id:
-            payload += nla(abi.enums["TASK_DIAG_A_VMA_WITH_BUILD_ID"], b"")
-        for name, val, fmt in (("SCOPE", scope, "=I"), ("PID", pid, "=I"),
-                               ("PROCFS_FD", procfs_fd, "=I"), ("FILTER", filter_, "=I"),
-                               ("START", start, "=Q"), ("END", end, "=Q")):
-            if val is not None:
-                payload += nla(abi.enums["TASK_DIAG_A_VMA_" + name], struct.pack(fmt, val))
-        flags = NLM_F_REQUEST | NLM_F_ACK | (NLM_F_DUMP if dump else 0)
-        return self.send(self.family, flags, abi.enums["TASK_DIAG_CMD_GET_VMA"],
-                         abi.consts["TASK_DIAG_FAMILY_VERSION"], payload)
-
-    def _vma_retry_busy(self, kw, consume):
-        """consume(seq, got) of a get-vma request, sent again while its first
-        process is busy under cb_lock (EAGAIN before any message: the ABI
-        says retry), up to VMA_BUSY_TRIES times; self.vma_busy counts them.
-        consume appends to got what it received."""
-        for tries in range(1, VMA_BUSY_TRIES + 1):
-            got = []
-            try:
-                return consume(self.send_vma_request(**kw), got)
-            except NetlinkError as e:
-                if e.errno != errno.EAGAIN or got or tries == VMA_BUSY_TRIES:
-                    raise
-                self.vma_busy += 1
-                time.sleep(0.01 * tries)
+        """Send a get-vma request; return its sequence number. procfs_fd:
+        as send_request()."""
+        with _procfs_fd(procfs_fd) as procfs_fd:
+            payload = raw_attrs
+            if with_build_id:
+                payload += nla(abi.enums["TASK_DIAG_A_VMA_WITH_BUILD_ID"], b"")
+            for name, val, fmt in (("SCOPE", scope, "=I"), ("PID", pid, "=I"),
+                                   ("PROCFS_FD", procfs_fd, "=I"), ("FILTER", filter_, "=I"),
+                                   ("START", start, "=Q"), ("END", end, "=Q")):
+                if val is not None:
+                    payload += nla(abi.enums["TASK_DIAG_A_VMA_" + name], struct.pack(fmt, val))
+            flags = NLM_F_REQUEST | NLM_F_ACK | (NLM_F_DUMP if dump else 0)
+            return self.send(self.family, flags, abi.enums["TASK_DIAG_CMD_GET_VMA"],
+                             abi.consts["TASK_DIAG_FAMILY_VERSION"], payload)
 
     def vma_request(self, **kw):
         """A get-vma dump: {pid: [vma, ...]}, each vma the dict of struct vma's
         fields plus "name" when the entry has one. Messages of one process
         must be consecutive and their VMAs ascending and disjoint; pids must
-        ascend (ValueError otherwise). Sent again while its first process is
-        busy (_vma_retry_busy())."""
-        return self._vma_retry_busy(kw, self._vma_dump)
+        ascend (ValueError otherwise)."""
+        return self._vma_dump(self.send_vma_request(**kw), [])
 
     def vma_messages(self, **kw):
-        """The messages of a get-vma request (an address query), sent again
-        while its process is busy (_vma_retry_busy()): the mmap lock of a
-        process whose memory map changes (its threads, khugepaged) can be
-        held for writing when the request comes."""
-        def collect(seq, got):
-            for msg in self.recv_msgs(seq):
-                got.append(msg)
-            return got
-        return self._vma_retry_busy(kw, collect)
+        """The messages of a get-vma request (an address query)."""
+        return list(self.recv_msgs(self.send_vma_request(**kw)))
 
     def _vma_dump(self, seq, got):
         out, last = {}, None
@@ -386,7 +393,6 @@ class Client:
         return out
 
 
-VMA_BUSY_TRIES = 20   # a get-vma dump's sends at most, while its first process is busy
 VMA_FIELDS = ("start", "end", "offset", "inode", "flags", "dev_major", "dev_minor")
 # struct vma as one struct.Struct (its members, from the header, are
 # contiguous): a VMA dump has tens of thousands of entries.

@@ -156,7 +156,7 @@ class Conn:
         rep = Reply()
         is_dump = (flags & tdnl.NLM_F_DUMP) == tdnl.NLM_F_DUMP
         want_ack = bool(flags & tdnl.NLM_F_ACK)
-        got_reply = False
+        got_reply = noop = False
         while True:
             try:
                 data, _, mflags, _ = self.sock.recvmsg(1 << 17)
@@ -200,6 +200,13 @@ class Conn:
                 except (ValueError, struct.error) as e:
                     rep.bad = "malformed error/done message: %s" % e
                     return rep
+                if mtype == tdnl.NLMSG_NOOP and is_dump and not rep.msgs and not noop:
+                    # A dump's first datagram: one empty NLMSG_NOOP, no task.
+                    noop = True
+                    if ln != NLMSG_HDRLEN or not mfl & tdnl.NLM_F_MULTI:
+                        rep.bad = "dump header of length %d, flags %#x" % (ln, mfl)
+                        return rep
+                    continue
                 if mtype != self.family:
                     rep.bad = "message of type %d" % mtype
                     return rep

@@ -27,15 +27,16 @@ their own, where FUSE mounts are allowed:
    new reader waits). The fixture is checked: a read of its
    /proc/PID/cmdline blocks. Then root sends an all-processes dump of
    base, stat, cmdline and mem, a dump and a do of scope task for the
-   stalled pid (its message is the first, under cb_lock) and a get-vma of
-   it. Each sendmsg() must return within 20 s; later dump batches run in
-   the reader's recvmsg() and may wait there. With --vma-lib (tests/vm/
-   vma_lib.c), libtaskdiag's VMA dump of the stalled pid ends within 20 s
-   with EAGAIN while the stall lasts (it sends the request again for about
-   2 s, then gives up), and one started a second before the abort carries
-   the process's VMAs (the library sent it again until the lock was free).
+   stalled pid and a get-vma of it. Each sendmsg() must return within
+   20 s (a dump's first batch, under cb_lock, holds no task) and the do
+   must come back within 20 s (what needs the lock withheld); the dumps'
+   tasks are written in the sender's own recvmsg(), which waits there for
+   the lock as a read of /proc/PID/cmdline does. With --vma-lib (tests/vm/
+   vma_lib.c), libtaskdiag's VMA dump of the stalled pid waits likewise.
    Once the FUSE connection is aborted, the all-processes dump must end and
-   carry the process with the cmdline procfs then reads, and its mem group.
+   carry the process with the cmdline procfs then reads, and its mem group;
+   the dump and the get-vma of scope task and the library's VMA dump carry
+   it too.
 
 3. Another user's process stuck in exec: the attacker's process maps a
    file of a FUSE mount whose READ is never answered and posix_spawn()s a
@@ -45,14 +46,10 @@ their own, where FUSE mounts are allowed:
    its exec_update_lock and waits for the shared mm's mmap lock, without
    bound. The fixture is checked: root's read of the child's
    /proc/PID/maps blocks. Two readers of other uids (65532, 65533), which
-   may not read the attacker's maps, send an all-processes get-vma dump:
-   one started after the child (the dump's first batch, under cb_lock,
-   meets it before anything the reader may read) and one before it (its
-   own process fills the first batch; a later batch, in recvmsg(), meets
-   it). Both must end within 20 s, without an error, with their own
-   process and without the child: a read of its maps just before the exec
-   began would have been refused. (The module before the fix failed the
-   first with EAGAIN and blocked the second until the abort.)
+   may not read the attacker's maps, send an all-processes get-vma dump,
+   one started after the child and one before it. Both must end within
+   20 s, without an error, with their own process and without the child:
+   a read of its maps just before the exec began would have been refused.
 
 In parts 1 and 2, while the stall lasts: (a) CTRL_CMD_GETFAMILY (a client of
 its own, SO_RCVTIMEO) answers within 20 s; (b) insmod of a Debian module
@@ -529,11 +526,17 @@ def x_task(spid, how):
     say("sending")
     try:
         if how == "vma":
-            out = c.vma_request(scope=tdnl.SCOPE["task"], pid=spid)
+            seq = c.send_vma_request(scope=tdnl.SCOPE["task"], pid=spid)
+            say("sent", since(t0))
+            out = c._vma_dump(seq, [])
             res = {"vmas": len(out.get(spid, []))}
+        elif how == "dump":
+            seq = c.send_request(scope=tdnl.SCOPE["task"], pid=spid, show=SHOW)
+            say("sent", since(t0))
+            res = summary([tdnl.decode("TASK", m[4:]) for m in c.recv_msgs(seq)], spid)
         else:
             res = summary(c.request(scope=tdnl.SCOPE["task"], pid=spid, show=SHOW,
-                                    dump=how == "dump"), spid)
+                                    dump=False), spid)
     except tdnl.NetlinkError as e:
         res = ("error", errno.errorcode.get(e.errno, e.errno), e.extack)
     say("reply", since(t0), res)
@@ -558,9 +561,9 @@ def vma_reader(uid, spid_r):
     t0 = time.monotonic()
     try:
         out = c.vma_request()
-        res = ("dump", len(out), os.getpid() in out, spid in out, c.vma_busy)
+        res = ("dump", len(out), os.getpid() in out, spid in out)
     except tdnl.NetlinkError as e:
-        res = ("error", errno.errorcode.get(e.errno, e.errno), e.extack, c.vma_busy)
+        res = ("error", errno.errorcode.get(e.errno, e.errno), e.extack)
     say("reply", since(t0), res)
 
 
@@ -873,7 +876,10 @@ def part2(mdir, used, vma_lib):
         xs = {how: Proc("x-" + how, x_task, spid, how) for how in ("dump", "do", "vma")}
         t0 = time.monotonic()
         m1 = x1.wait_for(WAIT, "sent")
-        replies = {how: x.wait_for(max(t0 + WAIT - time.monotonic(), 0), "reply")
+        # The do's reply, and the dumps' sendmsg(): their tasks are written
+        # in their recvmsg(), which waits for the lock (checked after the abort).
+        replies = {how: x.wait_for(max(t0 + WAIT - time.monotonic(), 0),
+                                   "reply" if how == "do" else "sent")
                    for how, x in xs.items()}
         p.waiters += [("all-processes dump", x1)] + \
             [("%s of scope task" % how, x) for how, x in xs.items()]
@@ -884,28 +890,25 @@ def part2(mdir, used, vma_lib):
         if first and first[0] == "first":
             info("2: its first datagram held %d tasks%s" % (
                 first[1], ", the stalled one among them" if first[2] else ""))
-        names = {"dump": "a dump of scope task (the stalled task's message first, under "
-                 "cb_lock)", "do": "a do of scope task", "vma": "a get-vma dump of scope task"}
-        for how, m in replies.items():
-            check("2: %s for pid %d comes back within %d s" % (names[how], spid, WAIT),
-                  bool(m and m[0] == "reply"),
-                  "sendmsg() or recvmsg() still waiting" if m is None else "")
-            if m and m[0] == "reply":
-                info("2: %s: %s after %.2f s" % (names[how], m[2], m[1]))
+        names = {"dump": "a dump of scope task", "do": "a do of scope task",
+                 "vma": "a get-vma dump of scope task"}
+        m = replies["do"]
+        check("2: %s for pid %d comes back within %d s" % (names["do"], spid, WAIT),
+              bool(m and m[0] == "reply"),
+              "sendmsg() still waiting" if m is None else "")
+        if m and m[0] == "reply":
+            info("2: %s: %s after %.2f s" % (names["do"], m[2], m[1]))
+        for how in ("dump", "vma"):
+            m = replies[how]
+            check("2: %s for pid %d: its sendmsg() (the first batch, under cb_lock, "
+                  "which holds no task) returns within %d s" % (names[how], spid, WAIT),
+                  bool(m and m[0] == "sent"), "still in sendmsg()" if m is None else str(m))
         p.family_checks(mdir, used, "pid %d's mmap lock is stuck" % spid)
-        late = None
+        lv = None
         if vma_lib:
             lv = Proc("lib-vma", lib_vma, vma_lib, spid)
             p.waiters.append(("the library's VMA dump during the stall", lv))
-            m = lv.wait_for(WAIT, "reply")
-            check("2: the library's VMA dump of pid %d ends within %d s with EAGAIN while "
-                  "its mmap lock stays stuck" % (spid, WAIT),
-                  bool(m and m[0] == "reply" and m[2] == 1
-                       and "temporarily unavailable" in m[4]),
-                  "still waiting" if m is None else str(m[1:]))
-            late = Proc("lib-vma-late", lib_vma, vma_lib, spid)
-            p.waiters.append(("the library's VMA dump across the abort", late))
-            late.wait_for(WAIT, "sending")
+            lv.wait_for(WAIT, "sending")
             time.sleep(1)
         done = x1.find("done")
         info("2: the all-processes dump %s while the stall lasted" % (
@@ -913,10 +916,17 @@ def part2(mdir, used, vma_lib):
             "recvmsg, outside cb_lock)" if x1.find("sent") else "was still in sendmsg()"))
 
         p.abort()
-        if late:
-            m = late.wait_for(RELEASE_WAIT, "reply")
-            check("2: the library's VMA dump of pid %d started a second before the abort "
-                  "gets its VMAs (sent again while the lock was busy)" % spid,
+        for how in ("dump", "vma"):
+            m = xs[how].wait_for(RELEASE_WAIT, "reply")
+            res = m[2] if m and m[0] == "reply" else None
+            check("2: once the stall is aborted, %s ends with pid %d in it (its recvmsg() "
+                  "waited for the lock)" % (names[how], spid),
+                  bool(res and (res.get("vmas") if how == "vma" else res.get("cmdline"))),
+                  "still waiting" if m is None else str(m[1:]))
+        if lv:
+            m = lv.wait_for(RELEASE_WAIT, "reply")
+            check("2: the library's VMA dump of pid %d started during the stall gets its "
+                  "VMAs once it is aborted" % spid,
                   bool(m and m[0] == "reply" and m[2] == 0 and m[3] > 0),
                   "still waiting" if m is None else str(m[1:]))
         m = x1.wait_for(RELEASE_WAIT, "done")
@@ -983,8 +993,7 @@ def part3():
              % (before.pid, READERS[0], cpid, after.pid, READERS[1]))
         os.write(w1, b"%d" % cpid)
         os.write(w2, b"%d" % cpid)
-        for what, x in (("started after it (its first batch, under cb_lock, meets it)", after),
-                        ("started before it (a later batch, in recvmsg(), meets it)", before)):
+        for what, x in (("started after it", after), ("started before it", before)):
             m = x.wait_for(WAIT, "reply")
             res = m[2] if m and m[0] == "reply" else None
             check("3: another uid's all-processes get-vma dump %s ends within %d s without "
@@ -993,8 +1002,8 @@ def part3():
                   "no reply: sendmsg() or recvmsg() waiting" if m is None else
                   "%s after %.2f s" % (res or m, m[1] if res else 0))
             if res:
-                info("3: the reader %s: %s after %.2f s, sent again %d times (busy)"
-                     % (what.split(" (")[0], res[:3], m[1], res[-1]))
+                info("3: the reader %s: %s after %.2f s"
+                     % (what.split(" (")[0], res[:3], m[1]))
     finally:
         for fd in (r1, w1, r2, w2):
             os.close(fd)

@@ -46,7 +46,7 @@ start=$(date +%s)
 		--mount-proc "$py" "$t/test_compare_proc.py" all_processes all_threads
 	part "permissions" "$py" "$t/test_permissions.py" "$vfork"
 	part "read-time checks" "$py" "$t/test_read_time.py"
-	part "Landlock-sandboxed reader" "$py" "$t/test_sandboxed.py"
+	part "Landlock-sandboxed reader" "$py" "$t/test_sandboxed.py" --lib "$lib"
 	part "hidepid" "$py" "$t/test_hidepid.py" "$lib"
 	part "hostile namespaces" "$py" "$t/test_hostile_ns.py"
 	part "request filters, root" "$py" "$t/test_filters.py" "$lib"

@@ -66,7 +66,7 @@ part "filters_root" "$py" "$t/test_filters.py" "$lib"
 part "filters_user" nobody "$py" "$t/test_filters.py" "$lib"
 part "permissions" "$py" "$t/test_permissions.py" "$vfork"
 part "read_time_checks" "$py" "$t/test_read_time.py"
-part "sandboxed" "$py" "$t/test_sandboxed.py"
+part "sandboxed" "$py" "$t/test_sandboxed.py" --lib "$lib"
 part "hostile_ns" "$py" "$t/test_hostile_ns.py"
 part "hidepid" "$py" "$t/test_hidepid.py" "$lib" "${hidepid_tools[@]}"
 # Their names, VmFlags and file_user_path() differ by kernel; PROCMAP_QUERY

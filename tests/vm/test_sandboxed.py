@@ -41,6 +41,14 @@ of /proc. The cases:
    domain, in neither with it (Landlock hides them from the listing);
 7. root (CAP_SYS_PTRACE) with no_new_privs: everything, as its procfs.
 
+9. a Landlock domain whose file rules refuse /proc (its ls /proc and cat
+   /proc/1/cmdline say EACCES): a get dump, a get-vma dump and one with an
+   O_PATH procfs-fd (which Landlock does not check) are refused with
+   EACCES naming procfs-fd, and libtaskdiag's dump (--lib) lists no other
+   process; the control, a domain that lets it read /proc, lists them
+   through procfs-fd (opened for reading, as the library and tdnl open it
+   for a sender with no_new_privs).
+
 Lines starting "note" are the module's known limits, printed and not
 counted: a Landlocked root (CAP_SYS_PTRACE), and a process a privileged
 parent put in a domain without no_new_privs, get what procfs refuses them;
@@ -62,6 +70,7 @@ domain without no_new_privs: refused; the child: listed and dumped). On both,
 import ctypes
 import errno
 import os
+import stat
 import subprocess
 import sys
 import threading
@@ -72,6 +81,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 from tdcheck import named as check, tally  # noqa: E402
 import tdnl  # noqa: E402
 from forked import drop_to as _drop_to, in_child  # noqa: E402
+from tdlib import Request  # noqa: E402
 
 USER = 1000
 NSLEEP = 20
@@ -90,8 +100,10 @@ GUARDED_STAT = tuple(STAT_FIELD) + ("kstk_esp", "kstk_eip")
 IO_KEYS = ("rchar", "wchar", "syscr", "syscw", "read_bytes", "write_bytes",
            "cancelled_write_bytes")
 
-SYS_landlock_create_ruleset, SYS_landlock_restrict_self = 444, 446  # every arch
+SYS_landlock_create_ruleset, SYS_landlock_add_rule, SYS_landlock_restrict_self = 444, 445, 446
 LANDLOCK_CREATE_RULESET_VERSION = 1
+LANDLOCK_RULE_PATH_BENEATH = 1
+LANDLOCK_ACCESS_FS_READ_FILE, LANDLOCK_ACCESS_FS_READ_DIR = 1 << 2, 1 << 3
 LANDLOCK_ACCESS_FS_MAKE_BLOCK = 1 << 11  # handled with no rule: no mknod of block devices
 PR_SET_DUMPABLE, PR_SET_NO_NEW_PRIVS, PR_GET_NO_NEW_PRIVS = 4, 38, 39
 CLONE_NEWNS = 0x20000
@@ -99,6 +111,12 @@ MS_REC, MS_PRIVATE = 0x4000, 1 << 18
 
 libc = ctypes.CDLL(None, use_errno=True)
 libc.syscall.restype = ctypes.c_long
+
+
+class PathBeneath(ctypes.Structure):
+    """struct landlock_path_beneath_attr (packed)."""
+    _pack_ = 1
+    _fields_ = [("allowed_access", ctypes.c_uint64), ("parent_fd", ctypes.c_int32)]
 
 
 def note(name, detail):
@@ -512,6 +530,113 @@ def judge_hidepid(name, res, n_expect):
                     sorted((before | after) - dumped)[:8], sorted(dumped - before)[:8]))
 
 
+def enter_landlock_without_proc():
+    """A Landlock domain whose file rules allow reading everything under
+    / but /proc (as a sandbox that was not given /proc): its ls /proc and
+    cat /proc/1/cmdline say EACCES."""
+    handled = LANDLOCK_ACCESS_FS_READ_FILE | LANDLOCK_ACCESS_FS_READ_DIR
+    attr = ctypes.c_uint64(handled)
+    fd = libc.syscall(SYS_landlock_create_ruleset, ctypes.byref(attr), ctypes.sizeof(attr), 0)
+    if fd < 0:
+        raise OSError(ctypes.get_errno(), "landlock_create_ruleset")
+    try:
+        for name in os.listdir("/"):
+            if name == "proc":
+                continue
+            try:
+                pfd = os.open("/" + name, os.O_PATH | os.O_CLOEXEC)
+            except OSError:
+                continue
+            try:
+                is_dir = stat.S_ISDIR(os.fstat(pfd).st_mode)
+                rule = PathBeneath(handled if is_dir else LANDLOCK_ACCESS_FS_READ_FILE, pfd)
+                if libc.syscall(SYS_landlock_add_rule, fd, LANDLOCK_RULE_PATH_BENEATH,
+                                ctypes.byref(rule), 0) != 0:
+                    raise OSError(ctypes.get_errno(), "landlock_add_rule /" + name)
+            finally:
+                os.close(pfd)
+        set_nnp()
+        if libc.syscall(SYS_landlock_restrict_self, fd, 0) != 0:
+            raise OSError(ctypes.get_errno(), "landlock_restrict_self")
+    finally:
+        os.close(fd)
+
+
+def lib_dump(path):
+    """libtaskdiag's netlink dump of all processes (base): (pids, error)."""
+    lib = ctypes.CDLL(path)
+    lib.taskdiag_strerror.restype = ctypes.c_char_p
+    lib.taskdiag_extack.restype = ctypes.c_char_p
+    lib.taskdiag_extack.argtypes = [ctypes.c_void_p]
+    td, it, t = ctypes.c_void_p(), ctypes.c_void_p(), ctypes.c_void_p()
+    if lib.taskdiag_open(ctypes.byref(td), 1) != 0:  # TASKDIAG_BACKEND_NETLINK
+        return [], "taskdiag_open failed"
+    req = Request(1, 0, 1)  # all processes, base
+    pids, err = [], lib.taskdiag_iter_start(td, ctypes.byref(req), ctypes.byref(it))
+    if err == 0:
+        while True:
+            err = lib.taskdiag_iter_next(it, ctypes.byref(t))
+            if err != 1:
+                break
+            pids.append(lib.taskdiag_task_pid(t))
+        lib.taskdiag_iter_end(it)
+    msg = None
+    if err < 0:
+        ext = lib.taskdiag_extack(td)
+        msg = "%s (%s)" % (errno.errorcode.get(-err, err), ext.decode() if ext else "")
+    lib.taskdiag_close(td)
+    return pids, msg
+
+
+def without_proc(lib):
+    """Case 9, in the child: uid USER in a domain that refuses /proc."""
+    drop_to(USER)
+    me = os.getpid()
+    enter_landlock_without_proc()
+    out = {}
+    for what, fn in (("ls /proc", lambda: os.listdir("/proc")),
+                     ("cat /proc/1/cmdline", lambda: open("/proc/1/cmdline", "rb").read())):
+        try:
+            fn()
+            out[what] = "readable"
+        except PermissionError:
+            out[what] = "EACCES"
+    c = tdnl.Client()
+    for what, kw in (("get", {}), ("get with an O_PATH procfs-fd", {"opath": True}),
+                     ("get-vma", {"vma": True})):
+        fd = os.open("/proc", os.O_PATH | os.O_DIRECTORY) if kw.get("opath") else None
+        try:
+            if kw.get("vma"):
+                got = c.vma_request(scope=tdnl.SCOPE["all_processes"])
+            else:
+                got = {t["pid"]: t for t in c.request(scope=tdnl.SCOPE["all_processes"],
+                                                      show=tdnl.SHOW["base"], procfs_fd=fd)}
+            out[what] = ("others", len([p for p in got if p != me]))
+        except tdnl.NetlinkError as e:
+            out[what] = (errno.errorcode.get(e.errno, e.errno), e.extack)
+        finally:
+            if fd is not None:
+                os.close(fd)
+    if lib:
+        pids, err = lib_dump(lib)
+        out["library"] = (len([p for p in pids if p != me]), err)
+    return out
+
+
+def with_proc(lib):
+    """Case 9's control: a domain of the same rules with /proc allowed."""
+    drop_to(USER)
+    me = os.getpid()
+    enter_landlock()
+    c = tdnl.Client()
+    out = {"get": len([t for t in c.request(scope=tdnl.SCOPE["all_processes"],
+                                             show=tdnl.SHOW["base"]) if t["pid"] != me])}
+    if lib:
+        pids, err = lib_dump(lib)
+        out["library"] = (len([p for p in pids if p != me]), err)
+    return out
+
+
 def set_param(path, val):
     with open(path, "w") as f:
         f.write(val)
@@ -522,7 +647,8 @@ def spawn(uid, n):
                               "--clear-groups", "sleep", "1000"]) for _ in range(n)]
 
 
-def main():
+def main(argv):
+    lib = argv[argv.index("--lib") + 1] if "--lib" in argv else None
     procs = spawn(USER, NSLEEP)
     sleeps = [p.pid for p in procs]
     end = time.time() + 60
@@ -666,6 +792,33 @@ def main():
         finally:
             set_param(CAP_ONLY, "0")
 
+        # 9. a domain whose rules refuse /proc
+        res = in_child(lambda: without_proc(lib))
+        if isinstance(res, tuple):
+            check("9 uid %d in a Landlock domain that refuses /proc" % USER, False, res[1])
+        else:
+            check("9 uid %d in a Landlock domain that refuses /proc: its ls /proc and cat "
+                  "/proc/1/cmdline say EACCES" % USER,
+                  res["ls /proc"] == res["cat /proc/1/cmdline"] == "EACCES",
+                  "%s, %s" % (res["ls /proc"], res["cat /proc/1/cmdline"]))
+            for what in ("get", "get with an O_PATH procfs-fd", "get-vma"):
+                r = res[what]
+                check("9 ... a %s dump: EACCES naming procfs-fd, no other process" % what,
+                      r[0] == "EACCES" and "procfs-fd" in (r[1] or ""), str(r))
+            if lib:
+                n, err = res["library"]
+                check("9 ... libtaskdiag's dump: no other process, EACCES",
+                      n == 0 and err is not None and err.startswith("EACCES"),
+                      "%d other processes, %s" % (n, err))
+        res = in_child(lambda: with_proc(lib))
+        if isinstance(res, tuple):
+            check("9 control: the same user in a Landlock domain with /proc", False, res[1])
+        else:
+            check("9 control: the same user in a Landlock domain with /proc: the dump (tdnl's "
+                  "procfs-fd, opened for reading) and libtaskdiag's list the other processes",
+                  res["get"] >= NSLEEP and (not lib or res["library"][0] >= NSLEEP),
+                  str(res))
+
         # The module's known limits, not counted; built in, checked.
         def root_landlock():
             enter_landlock()
@@ -715,4 +868,4 @@ def main():
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(main(sys.argv[1:]))
