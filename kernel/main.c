@@ -586,7 +586,7 @@ static int td_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
 		d->started = true;
 		return td_dump_header(skb, cb);
 	}
-	/* Whoever reads the socket now receives what this call writes. */
+	/* Written only for the sender, in its recvmsg(): td_view_init(). */
 	err = td_view_init(&view, d->subj, false, cb->extack);
 	if (err)
 		return err;

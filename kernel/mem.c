@@ -395,6 +395,16 @@ static void td_mem_walk_hugetlb(struct td_mss *m, struct vm_area_struct *vma,
 		spinlock_t *ptl;	/* the page table's lock */
 		pte_t pte;
 
+		/*
+		 * A 1 TiB mapping of 2 MiB pages is half a million steps, with
+		 * page tables or not (an unbacked MAP_NORESERVE one of any size
+		 * has none).
+		 */
+		if (!(addr & (512 * sz - 1))) {
+			cond_resched();
+			if (td_mem_late_now(m))
+				break;
+		}
 		if (!ptep)
 			continue;
 		ptl = huge_pte_lock(h, mm, ptep);
@@ -415,12 +425,6 @@ static void td_mem_walk_hugetlb(struct td_mss *m, struct vm_area_struct *vma,
 				m->private_hugetlb += sz;
 		}
 		spin_unlock(ptl);
-		/* A 1 TiB mapping of 2 MiB pages is half a million steps. */
-		if (!(addr & (512 * sz - 1))) {
-			cond_resched();
-			if (td_mem_late_now(m))
-				break;
-		}
 	}
 	i_mmap_unlock_read(mapping);
 	return;
@@ -496,7 +500,7 @@ static int td_mem_gather(struct td_mss *m, struct mm_struct *mm, const struct td
 		return err;
 	for_each_vma(vmi, vma) {
 		td_mem_vma(m, vma, max(vma->vm_start, done));
-		if (m->busy) {
+		if (m->busy || td_mem_late_now(m)) {
 			mmap_read_unlock(mm);
 			return -EAGAIN;
 		}
@@ -530,7 +534,7 @@ static u64 td_mem_pss(u64 v)
  * refuses it: the group is left out. Called with exec_update_lock held
  * (TD_SHOW_EXEC_LOCKED), so the check and the mm belong to one program, as
  * mm_access() holds it; the walk itself is td_mem_late()'s, after the lock
- * is released, as smaps_rollup walks an mm it opened earlier. A reader
+ * is released, as smaps_rollup walks an mm it opened earlier. A sender
  * that shares the mm (a vfork child) passes, as mm_access() lets it.
  *
  * Return: 0, -ENOENT (left out) or -EMSGSIZE.

@@ -25,9 +25,11 @@
  * /proc (or the one procfs-fd names) decides the view: its pid namespace is
  * the one walked and numbered, its hidepid= and gid= hide tasks as
  * has_pid_permissions() does. A sender with no_new_privs must name its
- * procfs with a descriptor it opened for reading (procfs-fd): an LSM's file
- * rules (Landlock's, AppArmor's paths, SELinux's labels), which a netlink
- * request never meets, were asked by that open.
+ * procfs with a descriptor of its root it opened for reading (procfs-fd):
+ * that open asked the LSMs' file rules for reading the /proc directory
+ * (Landlock's, AppArmor's paths, SELinux's labels), which a netlink request
+ * never meets; rules on the files under it are not asked (see
+ * docs/kernel-module.md, "Residual risks").
  */
 #include <linux/capability.h>
 #include <linux/cred.h>
@@ -72,8 +74,20 @@ bool td_nnp_cap_only;
 #endif
 
 /*
- * ns_capable() for a stored credential instead of current's: the dump may
- * be continued by whichever process reads the socket. security_capable() is
+ * Has current no_new_privs? An io_uring worker (PF_IO_WORKER) runs a
+ * sendmsg() or recvmsg() of its thread group with the submitter's
+ * credentials, but keeps the flags it was created with: one made before
+ * the group set no_new_privs (or entered a Landlock domain) would pass
+ * for a process without it. Such a worker is taken to have it.
+ */
+static bool td_current_nnp(void)
+{
+	return task_no_new_privs(current) || (current->flags & PF_IO_WORKER);
+}
+
+/*
+ * ns_capable() for a stored credential (the opener's) instead of
+ * current's. security_capable() is
  * not exported, so borrow the credential for the duration of the check.
  * ns_capable() marks the caller PF_SUPERPRIV when it succeeds ("used
  * super-user privileges", as process accounting reports). The answers are
@@ -167,15 +181,17 @@ static void td_subject_read_procfs(struct td_subject *s)
 {
 	const struct proc_fs_info *fsi = td_proc_fs_info(s->procfs.dentry->d_sb);
 
+	/* Unlocked, as has_pid_permissions() reads them. */
 	s->hide_pid = READ_ONCE(fsi->hide_pid);
-	s->pid_gid = fsi->pid_gid;
+	s->pid_gid = KGIDT_INIT(READ_ONCE(fsi->pid_gid.val));
 }
 
 /*
- * Take the view of the procfs instance @root is the root of: its pid namespace (the tasks it
- * lists, by the numbers it gives them), its hidepid= and gid=. Copied when
- * the request arrives, as procfs reads them when /proc/PID is opened or
- * listed. An instance of a pid namespace that is neither the sender's nor
+ * Take the view of the procfs instance @root is the root of: its pid
+ * namespace (the tasks it lists, by the numbers it gives them), fixed when
+ * the request arrives, and its hidepid= and gid=, read again for each part
+ * of the reply (td_subject_read_procfs()), as procfs reads them whenever
+ * /proc/PID is opened or listed. The root is held. An instance of a pid namespace that is neither the sender's nor
  * a descendant of it is refused: its numbers mean nothing to the sender,
  * and one of an ancestor would list tasks the sender's own namespace does
  * not hold.
@@ -259,7 +275,7 @@ static int td_cached_proc(struct path *path)
 int td_subject_procfs(struct td_subject *s, const struct nlattr *fd_attr,
 		      struct netlink_ext_ack *extack)
 {
-	bool nnp = task_no_new_privs(current);
+	bool nnp = td_current_nnp();
 	struct super_block *sb;
 	struct file *file;
 	struct path path;
@@ -331,10 +347,12 @@ int td_subject_procfs(struct td_subject *s, const struct nlattr *fd_attr,
  * calls that write a dump's tasks. Only the thread group that sent the
  * request, still running the program that sent it, may receive them: a
  * socket handed to another process (over SCM_RIGHTS, across fork()) or
- * read on after an execve() (of a setuid program, say) gets nothing of
- * the dump. So the process judged is current, with its credentials of
- * now, and its own thread group's exemption from the ptrace check is its
- * own. The procfs instance's hidepid= and gid= are read again.
+ * read on after an execve() (of a setuid program, say) gets no more of the
+ * dump than the one batch netlink had queued for the sender before (as
+ * data a read() returned before the hand-over). So the process judged is
+ * current, with its credentials of now, and its own thread group's
+ * exemption from the ptrace check is its own. The procfs instance's
+ * hidepid= and gid= are read again.
  *
  * Return: 0, or -EPERM for any other reader.
  */
@@ -354,7 +372,7 @@ int td_view_init(struct td_view *v, struct td_subject *s, bool nowait,
 	v->nowait = nowait;
 	v->deadline = nowait ? local_clock() + TD_NOWAIT_NS : 0;
 	td_who_init(&v->self, cred, s->tgid, s);
-	if (s->nnp_cap_only && task_no_new_privs(current))
+	if (s->nnp_cap_only && td_current_nnp())
 		v->self.rule = TD_RULE_NNP;
 	v->who[0] = &v->self;
 	v->n = 1;
@@ -583,8 +601,10 @@ static bool td_who_may_read(struct td_task_ctx *ctx, int i)
  * With ptrace_cap_only, every party also needs CAP_SYS_PTRACE (its own
  * thread group included), which passes the DAC part for it: built in,
  * the LSM hook is still asked. This applies to guarded fields only, never
- * to which tasks are listed. False when the lock that ties the check to the
- * values was busy (ctx->busy).
+ * to which tasks are listed.
+ *
+ * Return: true if every party may; false if one may not, or when the lock
+ * that ties the check to the values was busy (ctx->busy).
  */
 bool td_may_read(struct td_task_ctx *ctx)
 {
@@ -606,24 +626,29 @@ bool td_may_read(struct td_task_ctx *ctx)
  * @ctx: the task being written
  * @mm: its mm (only compared with the sender's)
  *
- * mm_access(), which procfs's maps and smaps_rollup open with: the
- * sender's own mm (current is the sender: td_view_init(); a vfork
- * child's), or td_may_read(). From 6.15 on it
- * also admits a party that is perfmon_capable() (a read-only access; no
- * ptrace hook is asked then, so TD_RULE_NNP does not refuse it either);
+ * mm_access(), which procfs's maps and smaps_rollup open with, for each
+ * party: the sender passes for its own mm (current is the sender:
+ * td_view_init(); a vfork child's), the opener never by that rule;
+ * otherwise a party must pass td_may_read()'s check. From 6.15 on it also
+ * admits a party that is perfmon_capable() (a read-only access; no ptrace
+ * hook is asked then, so TD_RULE_NNP does not refuse it either);
  * ptrace_cap_only also asks CAP_SYS_PTRACE.
+ *
+ * Return: true if every party may.
  */
 bool td_may_access_mm(struct td_task_ctx *ctx, struct mm_struct *mm)
 {
+	bool own = mm == current->mm;
 	int i;
 
-	if (mm == current->mm)
-		return true;
-	if (ctx->busy)
-		return false;
 	for (i = 0; i < ctx->view->n; i++) {
 		const struct td_who *w = ctx->view->who[i];
 
+		/* The sender (who[0], current) passes for its own mm. */
+		if (i == 0 && own)
+			continue;
+		if (ctx->busy)
+			return false;
 		if (ctx->subj->cap_only && !w->caps.ptrace)
 			return false;
 		if (!w->caps.perfmon && !td_who_may_read(ctx, i))

@@ -104,14 +104,15 @@ struct td_filter {
 };
 
 /**
- * struct td_subject - who asks, fixed when the request arrives
+ * struct td_subject - who asks, and through which procfs
  * @tgid: the sender's thread group (referenced): the only one whose
  *        recvmsg() a dump is written in (td_view_init())
  * @exec_id: the sender's self_exec_id when it sent the request: after an
  *           execve() the thread group runs another program, which may not
  *           read on
  * @opener: the credentials the socket was opened with (referenced), or
- *          NULL where they are the sender's (the same object)
+ *          NULL for a socket without a file; td_view_init() leaves them
+ *          out where they are the sender's of the moment (the same object)
  * @user_ns: uids and gids are mapped into it: the opener's user namespace,
  *           as sock_diag's sk_user_ns() and procfs's seq_user_ns() do
  *           (referenced)

@@ -116,8 +116,8 @@ struct td_vma_slot {
  * @cur_nr: the pid of the process @next_addr belongs to...
  * @cur_start: ...and its start time: when that process is gone (exited, or
  *             its pid reused) by the next call, the next one begins at 0
- * @cur_exec: ...and its leader's self_exec_id: when it has execve()d by the
- *            next call, its listing ends there
+ * @cur_exec: ...and its self_exec_id, read under its exec_update_lock: when
+ *            it has execve()d by the next call, its listing ends there
  * @filter: TASK_DIAG_VMA_FILTER_* bits
  * @scope: TASK_DIAG_SCOPE_ALL_PROCESSES or TASK_DIAG_SCOPE_TASK
  * @err: the error td_vma_dump_start() found in the request, or 0
@@ -669,8 +669,7 @@ static bool td_vma_wanted(const struct td_vma_dump *d, const struct vm_area_stru
  * of the caller is stale: it resumes by address), -EINTR if a fatal
  * signal came while waiting for it (it is not held then).
  */
-static int td_vma_lock_break(const struct td_vma_dump *d, struct mm_struct *mm,
-			     unsigned int *visited)
+static int td_vma_lock_break(struct mm_struct *mm, unsigned int *visited)
 {
 	if (++*visited < TD_VMA_PER_LOCK)
 		return 0;
@@ -763,7 +762,7 @@ static int td_vma_fill_mm(struct sk_buff *skb, struct td_vma_dump *d, struct mm_
 				n++;
 			}
 			d->next_addr = vma->vm_end;
-			brk = td_vma_lock_break(d, mm, &visited);
+			brk = td_vma_lock_break(mm, &visited);
 			if (brk)
 				break;
 		}
@@ -801,7 +800,7 @@ static struct vm_area_struct *td_vma_find(struct td_vma_dump *d, struct mm_struc
 		if (td_vma_wanted(d, vma))
 			return vma;
 		addr = vma->vm_end;
-		brk = td_vma_lock_break(d, mm, visited);
+		brk = td_vma_lock_break(mm, visited);
 		if (brk < 0)
 			return ERR_PTR(brk);
 	}
@@ -848,7 +847,7 @@ static int td_vma_query_mm(struct sk_buff *skb, struct td_vma_dump *d, struct mm
 			break;
 		/* Each answer counts as a visit (a find_vma() each). */
 		if (mm) {
-			err = td_vma_lock_break(d, mm, &visited);
+			err = td_vma_lock_break(mm, &visited);
 			if (err < 0)
 				goto err_cancel;
 			err = 0;
@@ -914,7 +913,8 @@ static int td_vma_refused_unlocked(struct td_task_ctx *ctx)
  * exec_update_lock is busy may be refused without it
  * (td_vma_refused_unlocked()); every grant is made under it. Return 0
  * (done, or no mm), -EMSGSIZE (see td_vma_fill_mm()), -EACCES (a party may
- * not read the process's maps), -ESRCH (its /proc hides it), -EINTR.
+ * not read the process's maps), -ESRCH (its /proc hides it), -EINTR,
+ * -ESTALE (it execve()d since its listing began: the listing ends).
  */
 static int td_vma_fill(struct sk_buff *skb, struct td_vma_dump *d, const struct td_view *view,
 		       struct task_struct *task, pid_t nr, struct netlink_callback *cb)
@@ -935,6 +935,19 @@ static int td_vma_fill(struct sk_buff *skb, struct td_vma_dump *d, const struct 
 		if (err)
 			return err;
 	}
+	/*
+	 * A process that execve()d since its listing began: the new image is
+	 * not joined to the old one's (an open maps reads on in the mm it was
+	 * opened on, then ends); its listing ends where the old one's did.
+	 * exec bumps the id under this lock, after exec_mmap(), so the id and
+	 * the mm read below belong to the same image. Not for an address
+	 * query, whose answers are each a lookup of their own.
+	 */
+	if (d->next_addr && !d->naddrs && READ_ONCE(task->self_exec_id) != d->cur_exec) {
+		up_read(&task->signal->exec_update_lock);
+		return -ESTALE;
+	}
+	d->cur_exec = READ_ONCE(task->self_exec_id);
 	switch (td_visibility(&ctx)) {
 	case TD_VIS_FULL:
 		break;
@@ -1233,23 +1246,12 @@ int td_vma_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
 		/* A process partly written may have exited since: not resumed into another. */
 		if (d->next_addr && (d->next_nr != d->cur_nr || task->start_time != d->cur_start))
 			d->next_addr = 0;
-		/*
-		 * One that execve()d since its listing began: the new image is
-		 * not joined to the old one's (an open maps reads on in the mm
-		 * it was opened on); its listing ends where the old one's did.
-		 */
-		if (d->next_addr && !d->naddrs &&
-		    READ_ONCE(task->self_exec_id) != d->cur_exec) {
-			put_task_struct(task);
-			d->next_nr++;
-			d->next_addr = 0;
-			continue;
-		}
 		d->cur_nr = d->next_nr;
 		d->cur_start = task->start_time;
-		d->cur_exec = READ_ONCE(task->self_exec_id);
 		err = td_vma_fill(skb, d, &view, task, d->next_nr, cb);
 		put_task_struct(task);
+		if (err == -ESTALE)
+			err = 0;
 		if (err == -EMSGSIZE) {
 			td_vma_name_forget(d);
 			/*

@@ -121,8 +121,13 @@ TD_HIDDEN void td_nl_expect_replies(struct td_nl *nl);
  * sent), and free it: 0 or a negative errno. A failed send disconnects;
  * after a send nl->seq is the request's sequence number.
  */
-TD_HIDDEN int td_nl_procfs_fd(const struct taskdiag *td, int *tmp);
 TD_HIDDEN int td_nl_send_built(struct td_nl *nl, struct nl_msg *msg, int put_err);
+/*
+ * The procfs-fd a request names: taskdiag_set_procfs()'s, or, for a caller
+ * with no_new_privs, /proc opened now in *@tmp (closed by the caller after
+ * the send); -1: none.
+ */
+TD_HIDDEN int td_nl_procfs_fd(const struct taskdiag *td, int *tmp);
 /* The next message of request nl->seq, receiving datagrams as needed. */
 TD_HIDDEN int td_nl_next_msg(struct td_nl *nl, const struct nlmsghdr **nlh);
 /* End the iteration; a request with replies still to come loses its socket. */

@@ -33,8 +33,18 @@ B. An execve() during a mem read. A target with 1 GiB of touched
    shows another image's sums, or an exec that never completes, is a bug
    in the lock hand-off between the walk and the exec.
 
-Usage: test_kernel_bounds.py [a[=N]] [b] (both by default; a=N: N crafted
-files rather than 1,000).
+C. A do's mem walk under genetlink's cb_lock. uid 65534 maps 96 TiB of
+   hugetlb memory with MAP_NORESERVE (no huge page behind it: 48 million
+   2 MiB steps for the page walk, set up without a fault) and asks a do of
+   its own process with mem: the do runs under cb_lock, where a family
+   registration and every generic netlink request behind it would wait
+   for it, so its walk must give up at the module's deadline (mem absent)
+   and the do return within 1 s (a liveness bound, far above the 20 ms
+   deadline); a dump of the same process, whose walk runs in its own
+   recvmsg(), carries mem and shows how long the walk is (printed).
+
+Usage: test_kernel_bounds.py [a[=N]] [b] [c] (all by default; a=N: N
+crafted files rather than 1,000).
 """
 import mmap
 import os
@@ -50,6 +60,7 @@ import resource
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import tdnl  # noqa: E402
+from forked import drop_to, in_child  # noqa: E402
 
 results = []
 
@@ -58,6 +69,7 @@ def check(name, ok, detail=""):
     results.append(bool(ok))
     print("%s %s%s" % ("ok" if ok else "FAIL", name, (": " + detail) if (detail and not ok) else ""),
           flush=True)
+    return bool(ok)
 
 
 def readelf_build_id(path):
@@ -356,16 +368,71 @@ def case_b():
             tgt.wait()
 
 
+HUGE_TARGET = """
+import ctypes, os, sys
+libc = ctypes.CDLL(None, use_errno=True)
+libc.mmap.restype = ctypes.c_void_p
+libc.mmap.argtypes = [ctypes.c_void_p, ctypes.c_size_t, ctypes.c_int, ctypes.c_int,
+                      ctypes.c_int, ctypes.c_long]
+# PROT_READ|PROT_WRITE, MAP_PRIVATE|MAP_ANONYMOUS|MAP_NORESERVE|MAP_HUGETLB
+p = libc.mmap(None, int(sys.argv[1]) << 40, 3, 0x02 | 0x20 | 0x4000 | 0x40000, -1, 0)
+if p in (None, ctypes.c_void_p(-1).value):
+    print("mmap failed: %s" % os.strerror(ctypes.get_errno()), flush=True)
+    sys.exit(1)
+print("ready", flush=True)
+sys.stdin.read()
+"""
+
+
+def case_c(tib=96):
+    """A do with mem runs under genetlink's cb_lock: its page walk gives up
+    at the module's deadline. uid 65534 maps tib TiB of hugetlb memory with
+    MAP_NORESERVE (no huge page behind it: 48 M steps of 2 MiB for the walk,
+    set up without a single fault) and asks a do of its own process with
+    mem; a dump of the same (its walk runs in its own recvmsg()) is the
+    control that the walk is long."""
+    tgt = subprocess.Popen(["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups",
+                            sys.executable, "-c", HUGE_TARGET, str(tib)],
+                           stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    try:
+        line = tgt.stdout.readline()
+        if not check("C: a %d TiB MAP_HUGETLB|MAP_NORESERVE mapping" % tib,
+                     line.strip() == "ready", repr(line)):
+            return
+
+        def read(dump):
+            drop_to(65534)
+            c = tdnl.Client()
+            t0 = time.monotonic()
+            t = c.request(scope=tdnl.SCOPE["task"], pid=tgt.pid,
+                          show=tdnl.SHOW["base"] | tdnl.SHOW["mem"], dump=dump)
+            return time.monotonic() - t0, "mem" in t[0]
+        do_s, do_mem = in_child(lambda: read(False))
+        dump_s, dump_mem = in_child(lambda: read(True))
+        print("# C: do %.3f s (mem %s), dump %.3f s (mem %s)" % (do_s, do_mem, dump_s, dump_mem),
+              flush=True)
+        check("C: the dump (its walk in its own recvmsg()) carries mem", dump_mem)
+        check("C: the do (under cb_lock) gives the walk up: no mem, and it returns within "
+              "1 s, a fraction of the dump's %.2f s" % dump_s,
+              not do_mem and do_s < 1.0 and do_s < dump_s / 2,
+              "do %.3f s, mem %s" % (do_s, do_mem))
+    finally:
+        tgt.kill()
+        tgt.wait()
+
+
 def main():
     t0 = time.monotonic()
     print("# kernel %s" % os.uname().release, flush=True)
     # "a=N": case A with N crafted files rather than 1,000 (the debug
     # kernel's run: the same parse path, a tenth of KASAN's time)
-    parts = dict(p.partition("=")[::2] for p in sys.argv[1:] or ["a", "b"])
+    parts = dict(p.partition("=")[::2] for p in sys.argv[1:] or ["a", "b", "c"])
     if "a" in parts:
         case_a(int(parts["a"] or 1000))
     if "b" in parts:
         case_b()
+    if "c" in parts:
+        case_c()
     print("# total %.1fs" % (time.monotonic() - t0), flush=True)
     return 0 if results and all(results) else 1
 
