@@ -548,23 +548,35 @@ static int td_dump_done(struct netlink_callback *cb)
  * td_dump_header() - the first batch of a dump
  * @skb: the batch
  * @cb: the dump
+ * @cmd: the dump's command
  *
  * netlink writes a dump's first batch inside the sender's sendmsg(), under
  * genetlink's cb_lock, which every generic netlink request and family
- * registration of the machine shares. That batch holds one empty
- * NLMSG_NOOP message (netlink's "nothing: ignore it", which libnl, libmnl
- * and libtaskdiag skip) and no task: every task, every lock of a target,
- * every mm reference put and every page walk happens in the sender's own
- * later recvmsg() calls, outside any lock of others. It costs a dump one
- * recvmsg() more.
+ * registration of the machine shares. That batch holds one NLMSG_NOOP
+ * message (netlink's "nothing: ignore it", which libnl, libmnl, the kernel's
+ * C YNL library and libtaskdiag skip) and no task: every task, every lock
+ * of a target, every mm reference put and every page walk happens in the
+ * sender's own later recvmsg() calls, outside any lock of others. It costs
+ * a dump one recvmsg() more. Its payload is a generic netlink header of
+ * @cmd and no attribute: the kernel's Python YNL, which decodes every
+ * message of a reply as the family's, reads it as an empty record.
  *
- * Return: the batch's length.
+ * Return: the batch's length, or -EMSGSIZE.
  */
-int td_dump_header(struct sk_buff *skb, struct netlink_callback *cb)
+int td_dump_header(struct sk_buff *skb, struct netlink_callback *cb, u8 cmd)
 {
-	if (!nlmsg_put(skb, NETLINK_CB(cb->skb).portid, cb->nlh->nlmsg_seq, NLMSG_NOOP, 0,
-		       NLM_F_MULTI))
+	struct genlmsghdr *hdr;
+	struct nlmsghdr *nlh;
+
+	nlh = nlmsg_put(skb, NETLINK_CB(cb->skb).portid, cb->nlh->nlmsg_seq, NLMSG_NOOP,
+			GENL_HDRLEN, NLM_F_MULTI);
+	if (!nlh)
 		return -EMSGSIZE;
+	hdr = nlmsg_data(nlh);
+	hdr->cmd = cmd;
+	hdr->version = TASK_DIAG_FAMILY_VERSION;
+	hdr->reserved = 0;
+	nlmsg_end(skb, nlh);
 	return skb->len;
 }
 
@@ -584,7 +596,7 @@ static int td_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
 
 	if (!d->started) {
 		d->started = true;
-		return td_dump_header(skb, cb);
+		return td_dump_header(skb, cb, TASK_DIAG_CMD_GET);
 	}
 	/* Written only for the sender, in its recvmsg(): td_view_init(). */
 	err = td_view_init(&view, d->subj, false, cb->extack);

@@ -428,7 +428,7 @@ bool td_filter_walk_skip(const struct td_subject *subj, struct task_struct *task
 
 /* main.c */
 extern struct genl_family td_family;
-int td_dump_header(struct sk_buff *skb, struct netlink_callback *cb);
+int td_dump_header(struct sk_buff *skb, struct netlink_callback *cb, u8 cmd);
 
 /* vma.c */
 void td_vma_init(void);

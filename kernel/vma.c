@@ -1236,7 +1236,7 @@ int td_vma_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
 	}
 	if (!d->started) {
 		d->started = true;
-		return td_dump_header(skb, cb);
+		return td_dump_header(skb, cb, TASK_DIAG_CMD_GET_VMA);
 	}
 	err = td_view_init(&view, d->subj, false, cb->extack);
 	if (err)

@@ -150,9 +150,9 @@ class Conn:
         mtype = self.family if mtype is None else mtype
         self.sock.send(struct.pack("=IHHII", NLMSG_HDRLEN + len(body), mtype, flags, seq, 0)
                        + body)
-        return self.read(seq, flags)
+        return self.read(seq, flags, cmd)
 
-    def read(self, seq, flags):
+    def read(self, seq, flags, cmd=CMD_GET):
         rep = Reply()
         is_dump = (flags & tdnl.NLM_F_DUMP) == tdnl.NLM_F_DUMP
         want_ack = bool(flags & tdnl.NLM_F_ACK)
@@ -201,10 +201,12 @@ class Conn:
                     rep.bad = "malformed error/done message: %s" % e
                     return rep
                 if mtype == tdnl.NLMSG_NOOP and is_dump and not rep.msgs and not noop:
-                    # A dump's first datagram: one empty NLMSG_NOOP, no task.
+                    # A dump's first datagram: one NLMSG_NOOP holding a
+                    # genl header of the dump's command, no attribute.
                     noop = True
-                    if ln != NLMSG_HDRLEN or not mfl & tdnl.NLM_F_MULTI:
-                        rep.bad = "dump header of length %d, flags %#x" % (ln, mfl)
+                    if (ln != NLMSG_HDRLEN + 4 or not mfl & tdnl.NLM_F_MULTI
+                            or msg[16] != cmd):
+                        rep.bad = "dump header %r, flags %#x" % (msg, mfl)
                         return rep
                     continue
                 if mtype != self.family:

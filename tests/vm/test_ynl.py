@@ -18,6 +18,10 @@ its cli.py with --spec SPEC (validated against the kernel's schema):
   - a do that the kernel must refuse (scope task without pid) fails with
     the kernel's error.
 
+Each dump begins with the module's NLMSG_NOOP header (a genl header and no
+attribute), which cli.py, decoding every message as the family's, gives
+as one empty record: exactly one, first.
+
 The spec's own enums give the mask bits, so nothing here knows the layout:
 if cli.py decodes the right values, the spec describes what the module
 sends.
@@ -75,6 +79,16 @@ class Ynl:
                                % (mode, json.dumps(req), p.returncode,
                                   p.stdout[-2000:], p.stderr[-2000:]))
         out = json.loads(p.stdout)
+        if mode == "dump":
+            # A dump's first message is an NLMSG_NOOP holding only a genl
+            # header (the module writes no task under cb_lock); cli.py
+            # decodes every message as the family's: one empty record,
+            # exactly one, first.
+            if not out or out[0] != {} or {} in out[1:]:
+                raise ValueError("cli.py --dump get %s: not one empty record (the "
+                                 "NLMSG_NOOP header) first: %s" % (json.dumps(req),
+                                                                    str(out[:2])[:300]))
+            return out[1:]
         return out if isinstance(out, list) else [out]
 
 
