@@ -21,6 +21,9 @@
 #   - the hostile namespaces (a reader's own user, mount and pid namespaces);
 #   - the build-id parse of 50 crafted ELF files whose note lies past the
 #     parse budget;
+#   - a dump for its sender only (the EPERM exits of other readers, the
+#     held procfs path, a remount, get-vma's exec check) and a do that
+#     gives a long mem walk up (the deadline, mmput_async());
 #   - the module unloaded and loaded again while dumps run.
 # The checkers are the oracle: scripts/vm-guest fails the boot (status 120)
 # on any of their reports and on a kmemleak report of the module or of what
@@ -62,6 +65,8 @@ start=$(date +%s)
 	part "mem group" "$py" "$t/test_mem.py" --lib "$memlib"
 	part "hostile namespaces" "$py" "$t/test_hostile_ns.py"
 	part "build-id budget, 50 crafted files" "$py" "$t/test_kernel_bounds.py" a=50
+	part "a dump for its sender only" "$py" "$t/test_read_time.py"
+	part "a do gives a long mem walk up" "$py" "$t/test_kernel_bounds.py" c
 	part "unload under load, 3 cycles" "$py" "$t/test_lifetime.py" "$ko" 3 1000
 	exit $fails' _ "$py" "$t" "$lib" "$memlib" "$ko"
 rc=$?
