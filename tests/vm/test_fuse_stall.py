@@ -51,14 +51,23 @@ their own, where FUSE mounts are allowed:
    20 s, without an error, with their own process and without the child:
    a read of its maps just before the exec began would have been refused.
 
-In parts 1 and 2, while the stall lasts: (a) CTRL_CMD_GETFAMILY (a client of
+4. The last mmput() of a target with AIO in flight: the attacker's process
+   has an asynchronous direct-I/O read of a FUSE file in flight (io_submit;
+   the daemon never answers it) and 96 TiB of MAP_NORESERVE hugetlb memory
+   (a long mem walk); root sends a do with mem of it and kills it 0.2 s
+   later. Whoever puts the mm's last reference waits in exit_aio() for the
+   read: the do must not be it under cb_lock (its walk gives up at the
+   module's deadline; its put is mmput_async()). The module before the fix
+   held cb_lock there until the abort: insmod and GETFAMILY waited.
+
+In parts 1, 2 and 4, while the stall lasts: (a) CTRL_CMD_GETFAMILY (a client of
 its own, SO_RCVTIMEO) answers within 20 s; (b) insmod of a Debian module
 that registers a genl family (team, macsec: no dependencies) completes
 within 20 s, GETFAMILY finds its family, GETFAMILY of nlctrl still
 answers, and rmmod completes. Everything the test started must end once
 the FUSE connections are aborted (/sys/fs/fuse/connections/N/abort).
 
-TD_FUSE_PARTS=3 (or 12, ...) in the environment runs those parts alone.
+TD_FUSE_PARTS=3 (or 12, 4, ...) in the environment runs those parts alone.
 
 A stall that is found (the module before the fix) is reported and ended by
 the abort in well under the guest's 120 s hung-task panic: each wait is
@@ -253,6 +262,8 @@ def serve(fd, mode):
     feature (no FUSE_ASYNC_READ: a read waits for its answer in the faulting
     task, interruptibly)."""
     nodes = {1} if mode == "lookup" else {1, 2, 3} if mode == "exec" else {1, 2}
+    # aio: direct I/O, asynchronous (FUSE_ASYNC_DIO, FOPEN_DIRECT_IO)
+    init_flags, open_flags = (1 << 15, 1) if mode == "aio" else (0, 0)
     held, released = [], False
     while True:
         try:
@@ -269,7 +280,7 @@ def serve(fd, mode):
         if op in (FUSE_FORGET, FUSE_BATCH_FORGET, FUSE_INTERRUPT):
             continue
         if (op == FUSE_LOOKUP and mode == "lookup") or \
-                (op == FUSE_READ and mode in ("read", "exec") and nodeid == 2):
+                (op == FUSE_READ and mode in ("read", "exec", "aio") and nodeid == 2):
             continue  # never answered
         if op == FUSE_READ and nodeid == 3 and not released:
             held.append((unique, body))
@@ -284,7 +295,7 @@ def serve(fd, mode):
         err, out = 0, b""
         if op == FUSE_INIT:
             major, minor, readahead = struct.unpack_from("=III", body)
-            out = INIT_OUT.pack(7, minor, readahead, 0, 0, 0, 4096, 1, 0, 0, 0)
+            out = INIT_OUT.pack(7, minor, readahead, init_flags, 0, 0, 4096, 1, 0, 0, 0)
         elif op == FUSE_GETATTR:
             if nodeid in nodes:
                 out = struct.pack("=QII", 3600, 0, 0) + attr(nodeid)
@@ -297,7 +308,7 @@ def serve(fd, mode):
             else:
                 err = -errno.ENOENT
         elif op == FUSE_OPEN:
-            out = struct.pack("=QII", 1, 0, 0)
+            out = struct.pack("=QII", 1, open_flags, 0)
         elif op in (FUSE_ACCESS, FUSE_FLUSH, FUSE_RELEASE, FUSE_RELEASEDIR, FUSE_FSYNC):
             pass
         else:
@@ -362,6 +373,8 @@ def attacker(mnt, mode, ctl_r, close_fds, go_r):
                     stalled(mnt, go_r)
                 elif cmd == "spawn":
                     stalled(mnt, go_r, spawn=True)
+                elif cmd == "aio":
+                    aio_target(mnt)
                 elif cmd == "release":
                     try:
                         os.stat(os.path.join(mnt, "release"))
@@ -453,6 +466,41 @@ def stalled(mnt, go_r, spawn=False):
     say("S", "mmap")
     p = libc.mmap(None, 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0)
     say("S", "mmap returned", p != MAP_FAILED)
+    while True:
+        time.sleep(3600)
+
+
+class Iocb(ctypes.Structure):
+    """struct iocb (x86-64, little endian)."""
+    _fields_ = [("aio_data", ctypes.c_uint64), ("aio_key", ctypes.c_uint32),
+                ("aio_rw_flags", ctypes.c_uint32), ("aio_lio_opcode", ctypes.c_uint16),
+                ("aio_reqprio", ctypes.c_int16), ("aio_fildes", ctypes.c_uint32),
+                ("aio_buf", ctypes.c_uint64), ("aio_nbytes", ctypes.c_uint64),
+                ("aio_offset", ctypes.c_int64), ("aio_reserved2", ctypes.c_uint64),
+                ("aio_flags", ctypes.c_uint32), ("aio_resfd", ctypes.c_uint32)]
+
+
+def aio_target(mnt):
+    """Part 4's target: an asynchronous direct-I/O read of the FUSE file in
+    flight (io_submit(); the daemon never answers it), so that whoever puts
+    the last reference of its mm waits in exit_aio() for as long as the
+    daemon likes; and 96 TiB of MAP_NORESERVE hugetlb memory, so that a
+    mem walk of it (a do's, under cb_lock) is long (48 M steps)."""
+    big = libc.mmap(None, 96 << 40, PROT_READ | PROT_WRITE,
+                    MAP_PRIVATE | MAP_ANONYMOUS | 0x4000 | 0x40000, -1, 0)  # NORESERVE|HUGETLB
+    if big is None or big == MAP_FAILED:
+        raise oserror("mmap of 96 TiB of hugetlb memory")
+    fd = os.open(os.path.join(mnt, FILE_NAME.decode()), os.O_RDONLY | os.O_DIRECT)
+    buf = libc.mmap(None, 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0)
+    ctx = ctypes.c_ulong(0)
+    if libc.syscall(206, 1, ctypes.byref(ctx)) != 0:  # io_setup
+        raise oserror("io_setup")
+    cb = Iocb(aio_lio_opcode=0, aio_fildes=fd, aio_buf=buf, aio_nbytes=4096)  # IOCB_CMD_PREAD
+    cbs = (ctypes.POINTER(Iocb) * 1)(ctypes.pointer(cb))
+    n = libc.syscall(209, ctx, 1, cbs)  # io_submit
+    if n != 1:
+        raise oserror("io_submit")
+    say("A", "ready", os.getpid())
     while True:
         time.sleep(3600)
 
@@ -608,7 +656,9 @@ def module_file(mdir, rel):
 
 
 GENL_MODULES = [("team", "kernel/drivers/net/team/team.ko"),
-                ("macsec", "kernel/drivers/net/macsec.ko")]
+                ("macsec", "kernel/drivers/net/macsec.ko"),
+                ("psample", "kernel/net/psample/psample.ko"),
+                ("nbd", "kernel/drivers/block/nbd.ko")]
 
 
 def genl_module(mdir, used):
@@ -1012,6 +1062,39 @@ def part3():
         info("3: the daemon got %s" % sorted(set(daemon_ops(p.att))))
 
 
+def part4(mdir, used):
+    """A do writes its task under cb_lock and holds the task's mm while it
+    walks it for mem. If the task exits meanwhile, the do's put is the
+    last one, and exit_aio() then waits for the task's direct-I/O read,
+    which the FUSE daemon never answers: under cb_lock (the module before
+    mmput_async() and the walk's deadline), every family registration and
+    generic netlink request behind it wait until the connection is
+    aborted. The target is killed 0.2 s after the do is sent."""
+    p = Part("4", WORK + "/mnt4", "aio")
+    apid = None
+    try:
+        p.fork("aio")
+        m = p.att.wait_for(WAIT, "A", "ready", err=("aio", "error"))
+        if not m or m[1] != "ready":
+            raise RuntimeError("the AIO target did not start: %s" % (m,))
+        apid = m[2]
+        m = p.att.wait_for(WAIT, "daemon", "READ")
+        check("4: the fixture: pid %d has a direct-I/O read of the FUSE file in flight "
+              "(the daemon got its READ)" % apid, bool(m and m[0] == "daemon"), str(m))
+        x = Proc("x-aio-do", x_task, apid, "do")
+        p.waiters.append(("the do of the AIO target", x))
+        x.wait_for(WAIT, "sending")
+        time.sleep(0.2)
+        os.kill(apid, signal.SIGKILL)
+        info("4: pid %d killed 0.2 s after the do was sent" % apid)
+        p.family_checks(mdir, used, "pid %d exited with a direct-I/O read in flight" % apid)
+        m = x.wait_for(WAIT, "reply")
+        check("4: the do of pid %d comes back within %d s" % (apid, WAIT),
+              bool(m and m[0] == "reply"), "still waiting" if m is None else str(m))
+    finally:
+        p.finish([apid] if apid else [])
+
+
 def main(argv):
     if os.environ.get("TDVM") != "1" or os.geteuid() != 0:
         print("FAIL setup: this test mounts FUSE file systems and loads modules: run it as "
@@ -1024,13 +1107,15 @@ def main(argv):
     used = set()
     try:
         setup_fuse(mdir)
-        parts = os.environ.get("TD_FUSE_PARTS", "123")
+        parts = os.environ.get("TD_FUSE_PARTS", "1234")
         if "1" in parts:
             part1(mdir, used)
         if "2" in parts:
             part2(mdir, used, vma_lib)
         if "3" in parts:
             part3()
+        if "4" in parts:
+            part4(mdir, used)
     except Exception as e:
         check("setup", False, "%s: %s" % (type(e).__name__, e))
     finally:
