@@ -87,8 +87,8 @@ static bool td_current_nnp(void)
 
 /*
  * ns_capable() for a stored credential (the opener's) instead of
- * current's. security_capable() is
- * not exported, so borrow the credential for the duration of the check.
+ * current's. security_capable() is not exported, so borrow the credential
+ * for the duration of the check.
  * ns_capable() marks the caller PF_SUPERPRIV when it succeeds ("used
  * super-user privileges", as process accounting reports). The answers are
  * asked once per request, before any task shows whether they are needed
@@ -191,10 +191,10 @@ static void td_subject_read_procfs(struct td_subject *s)
  * namespace (the tasks it lists, by the numbers it gives them), fixed when
  * the request arrives, and its hidepid= and gid=, read again for each part
  * of the reply (td_subject_read_procfs()), as procfs reads them whenever
- * /proc/PID is opened or listed. The root is held. An instance of a pid namespace that is neither the sender's nor
- * a descendant of it is refused: its numbers mean nothing to the sender,
- * and one of an ancestor would list tasks the sender's own namespace does
- * not hold.
+ * /proc/PID is opened or listed. The root is held. An instance of a pid
+ * namespace that is neither the sender's nor a descendant of it is
+ * refused: its numbers mean nothing to the sender, and one of an ancestor
+ * would list tasks the sender's own namespace does not hold.
  */
 static int td_subject_set_procfs(struct td_subject *s, const struct path *root)
 {

@@ -57,7 +57,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "pylib"))
 from tdcheck import named as check, tally  # noqa: E402
 import tdnl  # noqa: E402
-from forked import drop_to, in_child  # noqa: E402
+from forked import drop_to, in_child, join_child, read_result, start_child  # noqa: E402
 
 NOBODY = 65534
 OTHER = 1000
@@ -188,38 +188,20 @@ def recv_socket(b):
     return int(msg.decode()), socket.socket(fileno=fds[0])
 
 
-def read_all(fd, timeout=60):
-    data, end = b"", time.time() + timeout
-    while time.time() < end:
-        chunk = os.read(fd, 65536)
-        if not chunk:
-            break
-        data += chunk
-    os.close(fd)
-    return data
-
-
 def case_scm_rights():
     """Root hands the socket to a uid-65534 process after one datagram."""
     a, b = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
-    res_r, res_w = os.pipe()
-    pid = os.fork()
-    if pid == 0:
+
+    def reader():
         a.close()
-        os.close(res_r)
-        try:
-            drop_to(NOBODY)
-            seq, sock = recv_socket(b)
-            c = wrap(sock, SMALL)
-            c.read_datagram(seq)  # queued before the hand-over, for root
-            tasks, n, err = read_on(c, seq)
-            out = (len(tasks), n, err)
-        except Exception as e:
-            out = ("error", "%s: %s" % (type(e).__name__, e))
-        os.write(res_w, repr(out).encode())
-        os._exit(0)
+        drop_to(NOBODY)
+        seq, sock = recv_socket(b)
+        c = wrap(sock, SMALL)
+        c.read_datagram(seq)  # queued before the hand-over, for root
+        tasks, n, err = read_on(c, seq)
+        return len(tasks), n, err
+    child = start_child(reader)
     b.close()
-    os.close(res_w)
     c = tdnl.Client(rcvbuf=SMALL)
     seq = c.send_request(scope=tdnl.SCOPE["all_processes"], show=SHOW)
     _, end = c.read_datagram(seq)
@@ -227,9 +209,7 @@ def case_scm_rights():
     socket.send_fds(a, [str(seq).encode()], [c.sock.fileno()])
     c.close()
     a.close()
-    data = read_all(res_r)
-    os.waitpid(pid, 0)
-    return eval(data.decode()) if data else ("error", "no answer")
+    return join_child(child)
 
 
 def swapped_reader(kind, victim_uid):
@@ -241,52 +221,45 @@ def swapped_reader(kind, victim_uid):
     dump ended with)."""
     a, b = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
     go_r, go_w = os.pipe()
-    res_r, res_w = os.pipe()
-    sender = os.fork()
-    if sender == 0:
+
+    def sender():
         # Forked first: a lower pid than the victim's, so that an
         # all-processes dump reaches the victim after the sender.
         os.close(go_w)
-        os.close(res_r)
         b.close()
+        drop_to(OTHER)
+        vpid = int(os.read(go_r, 32).decode())
+        # As large as the victim's: a batch it made fits.
+        c = tdnl.Client(rcvbuf=1 << 20)
+        if kind == "vma":
+            seq = c.send_vma_request(scope=tdnl.SCOPE["all_processes"])
+        else:
+            pids = tdnl.nla(tdnl.abi.enums["TASK_DIAG_A_TASK_FILTER_PID"],
+                            struct.pack("=II", 1, vpid))
+            seq = c.send_request(scope=tdnl.SCOPE["all_processes"], raw_attrs=pids,
+                                 show=tdnl.SHOW["base"] | tdnl.SHOW["mem"])
+        socket.send_fds(a, [str(seq).encode()], [c.sock.fileno()])
+        if a.recv(16) != b"read":
+            raise RuntimeError("the victim did not read")
+        got, err = 0, None
         try:
-            drop_to(OTHER)
-            vpid = int(os.read(go_r, 32).decode())
-            # As large as the victim's: a batch it made fits.
-            c = tdnl.Client(rcvbuf=1 << 20)
             if kind == "vma":
-                seq = c.send_vma_request(scope=tdnl.SCOPE["all_processes"])
+                got = len(c._vma_dump(seq, []).get(vpid, []))
             else:
-                pids = tdnl.nla(tdnl.abi.enums["TASK_DIAG_A_TASK_FILTER_PID"],
-                                struct.pack("=II", 1, vpid))
-                seq = c.send_request(scope=tdnl.SCOPE["all_processes"], raw_attrs=pids,
-                                     show=tdnl.SHOW["base"] | tdnl.SHOW["mem"])
-            socket.send_fds(a, [str(seq).encode()], [c.sock.fileno()])
-            if a.recv(16) != b"read":
-                raise RuntimeError("the victim did not read")
-            got, err = 0, None
-            try:
-                if kind == "vma":
-                    got = len(c._vma_dump(seq, []).get(vpid, []))
-                else:
-                    for m in c.recv_msgs(seq):
-                        t = tdnl.decode("TASK", m[4:])
-                        got += t.get("pid") == vpid and "mem" in t
-            except tdnl.NetlinkError as e:
-                err = (errno.errorcode.get(e.errno, e.errno), e.extack)
-            try:
-                with open("/proc/%d/maps" % vpid) as f:
-                    f.read()
-                refused = False
-            except PermissionError:
-                refused = True
-            out = (vpid, got, refused, err)
-        except Exception as e:
-            out = ("error", "%s: %s" % (type(e).__name__, e))
-        os.write(res_w, repr(out).encode())
-        os._exit(0)
+                for m in c.recv_msgs(seq):
+                    t = tdnl.decode("TASK", m[4:])
+                    got += t.get("pid") == vpid and "mem" in t
+        except tdnl.NetlinkError as e:
+            err = (errno.errorcode.get(e.errno, e.errno), e.extack)
+        try:
+            with open("/proc/%d/maps" % vpid) as f:
+                f.read()
+            refused = False
+        except PermissionError:
+            refused = True
+        return vpid, got, refused, err
+    snd = start_child(sender)
     os.close(go_r)
-    os.close(res_w)
     victim = os.fork()
     if victim == 0:
         a.close()
@@ -303,11 +276,10 @@ def swapped_reader(kind, victim_uid):
     os.close(go_w)
     a.close()
     b.close()
-    data = read_all(res_r)
+    out = join_child(snd)
     os.kill(victim, signal.SIGKILL)
-    for p in (sender, victim):
-        os.waitpid(p, 0)
-    return eval(data.decode()) if data else ("error", "no answer")
+    os.waitpid(victim, 0)
+    return out
 
 
 def setuid_copy():
@@ -381,10 +353,10 @@ def case_setuid_exec(exe):
     os.close(r)
     os.close(w)
     os.close(res_w)
-    data = read_all(res_r)
+    out = read_result(res_r)  # written by the sender's child
     os.kill(sender, signal.SIGKILL)
     os.waitpid(sender, 0)
-    return eval(data.decode()) if data else ("error", "no answer")
+    return out
 
 
 def case_remount(mnt):
@@ -394,37 +366,29 @@ def case_remount(mnt):
     to the reader, those datagrams, the dump's error)."""
     r1, w1 = os.pipe()
     r2, w2 = os.pipe()
-    res_r, res_w = os.pipe()
-    pid = os.fork()
-    if pid == 0:
-        os.close(res_r)
-        try:
-            drop_to(NOBODY)
-            fd = os.open(mnt, os.O_RDONLY | os.O_DIRECTORY)
-            c = tdnl.Client(rcvbuf=SMALL)
-            seq = c.send_request(scope=tdnl.SCOPE["all_processes"], show=tdnl.SHOW["base"],
-                                 procfs_fd=fd)
-            c.read_datagram(seq)
-            c.read_datagram(seq)
-            os.write(w1, b"r")
-            os.read(r2, 1)      # remounted
-            c.read_datagram(seq)  # written before the remount
-            tasks, n, err = read_on(c, seq)
-            listed = sorted(int(x) for x in os.listdir(mnt) if x.isdigit())
-            out = (sorted(t["pid"] for t in tasks), listed, n, err)
-        except Exception as e:
-            out = ("error", "%s: %s" % (type(e).__name__, e))
-        os.write(res_w, repr(out).encode())
-        os._exit(0)
-    os.close(res_w)
+
+    def reader():
+        drop_to(NOBODY)
+        fd = os.open(mnt, os.O_RDONLY | os.O_DIRECTORY)
+        c = tdnl.Client(rcvbuf=SMALL)
+        seq = c.send_request(scope=tdnl.SCOPE["all_processes"], show=tdnl.SHOW["base"],
+                             procfs_fd=fd)
+        c.read_datagram(seq)
+        c.read_datagram(seq)
+        os.write(w1, b"r")
+        os.read(r2, 1)      # remounted
+        c.read_datagram(seq)  # written before the remount
+        tasks, n, err = read_on(c, seq)
+        listed = sorted(int(x) for x in os.listdir(mnt) if x.isdigit())
+        return sorted(t["pid"] for t in tasks), listed, n, err
+    child = start_child(reader)
     os.read(r1, 1)
     subprocess.run(["mount", "-o", "remount,hidepid=2", mnt], check=True)
     os.write(w2, b"g")
-    data = read_all(res_r)
-    os.waitpid(pid, 0)
+    out = join_child(child)
     for fd in (r1, w1, r2, w2):
         os.close(fd)
-    return eval(data.decode()) if data else ("error", "no answer")
+    return out
 
 
 EXEC_TARGET = """
